@@ -1,0 +1,17 @@
+"""Errors a user can meet. Every refusal is a sentence: what was wrong and what is allowed."""
+
+
+class Refused(Exception):
+    """A command the rules do not allow. The game is unchanged when this is raised.
+
+    ``ru`` is the Russian sentence shown to players and hosts, ``en`` its English twin.
+    """
+
+    def __init__(self, ru: str, en: str = ""):
+        super().__init__(f"{ru} / {en}" if en else ru)
+        self.ru = ru
+        self.en = en
+
+
+class RulesetError(Exception):
+    """A ruleset file that cannot be loaded: names the file, the entry and the field."""

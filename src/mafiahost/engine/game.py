@@ -1,0 +1,346 @@
+"""The game: commands in, events out.
+
+``Game.submit`` records a move, ``Game.vote`` a vote, ``Game.resolve`` settles the current
+phase and opens the next. Every change goes through ``Game.emit`` which appends an event
+and applies it to the state (``engine.state.APPLY``). A refused command raises
+``Refused`` with a sentence naming the rule, before any event is emitted.
+"""
+
+from __future__ import annotations
+
+from . import mechanics, victory
+from .errors import Refused
+from .events import HOST, PUBLIC, Event
+from .model import AbilitySpec, RulesetSpec
+from .state import APPLY, FOREVER, Player, State
+
+mechanics.load_all()
+
+
+def _names(ps) -> str:
+    return ", ".join(p if isinstance(p, str) else p.name for p in ps)
+
+
+class Game:
+    def __init__(self, rules: RulesetSpec, seating: list[tuple[str, str]], seed: int = 0):
+        """``rules`` comes with its options already applied (``mafiahost.rules.load``)."""
+        self.rules = rules
+        self.options = dict(rules.options)
+        seen = set()
+        rows = []
+        for name, role in seating:
+            if name in seen:
+                raise Refused(f"Имя «{name}» встречается дважды.", f"Name '{name}' appears twice.")
+            seen.add(name)
+            spec = rules.roles.get(role)
+            if spec is None:
+                raise Refused(
+                    f"Роли «{role}» нет в правилах «{rules.id}»; есть: {_names(rules.roles)}.",
+                    f"Ruleset '{rules.id}' has no role '{role}'; it has: {_names(rules.roles)}.")
+            rows.append((name, role, spec.faction))
+        self.seed = seed
+        self.state = State(rows, seed)
+        self.events: list[Event] = []
+        self.label = ""
+        self.emit("game_started", HOST, ruleset=rules.id, version=rules.version,
+                  players=[[n, r] for n, r, _ in rows], options=dict(self.options))
+        for p in self.state.order:
+            for k, v in rules.roles[p.role].initial_status.items():
+                self.set_status(p, k, v)
+        self._tell_teams()
+        self.start_phase(rules.first_phase, 1)
+
+    # ---- events --------------------------------------------------------------------
+    def emit(self, type: str, audience, **data) -> Event:
+        ev = Event(type, self.label, audience, data)
+        self.events.append(ev)
+        f = APPLY.get(type)
+        if f is not None:
+            f(self.state, data)
+            if type == "phase_started":
+                self.label = f"{data['phase']} {data['number']}"
+                ev.phase = self.label
+        return ev
+
+    def set_status(self, p: Player, status: str, value=None, until: int = FOREVER) -> None:
+        self.emit("status", HOST, player=p.name, status=status, until=until, value=value)
+
+    def clear_status(self, p: Player, status: str) -> None:
+        if status in p.st:
+            self.emit("status_cleared", HOST, player=p.name, status=status)
+
+    def roll(self, why: str, options: list):
+        """One roll of the game's dice over ``options`` (forced results first)."""
+        dice = self.state.dice
+        n = len(options)
+        i = dice.below(n)
+        result = options[i]
+        if dice.forced:
+            f = dice.forced.pop(0)
+            if f not in options:
+                raise Refused(
+                    f"Заданный результат броска «{f}» не из возможных: {_names(map(str, options))}.",
+                    f"Forced roll '{f}' is not one of: {_names(map(str, options))}.")
+            result = f
+        self.emit("roll", HOST, why=why, options=list(options), result=result,
+                  _state=dice.state)
+        return result
+
+    def chance(self, why: str, p: float) -> bool:
+        """True with probability ``p`` (one roll event, forced ``true``/``false`` allowed)."""
+        dice = self.state.dice
+        r = dice.below(1 << 20) < int(p * (1 << 20))
+        if dice.forced:
+            f = dice.forced.pop(0)
+            if not isinstance(f, bool):
+                raise Refused(f"Бросок «{why}» ждёт true или false, задано «{f}».",
+                              f"Roll '{why}' expects true or false, got '{f}'.")
+            r = f
+        self.emit("roll", HOST, why=why, options=[True, False], chance=p, result=r,
+                  _state=dice.state)
+        return r
+
+    def to(self, *players) -> tuple:
+        return tuple(p if isinstance(p, str) else p.name for p in players)
+
+    # ---- queries ---------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    def player(self, name: str) -> Player:
+        p = self.state.players.get(name)
+        if p is None:
+            raise Refused(
+                f"Игрока «{name}» нет в игре; игроки: {_names(self.state.order)}.",
+                f"There is no player '{name}'; the players are: {_names(self.state.order)}.")
+        return p
+
+    def role(self, p: Player):
+        return self.rules.roles[p.role]
+
+    def abilities_of(self, p: Player) -> list[AbilitySpec]:
+        ab = self.rules.abilities
+        return [ab[f"{p.role}.{a}"] for a in self.rules.roles[p.role].abilities]
+
+    def faction_members(self, faction: str, alive_only: bool = True) -> list[Player]:
+        return [p for p in self.state.order if p.faction == faction and (p.alive or not alive_only)]
+
+    def can_use_effects(self, p: Player) -> bool:
+        """Not jailed (prisoners lose every ability)."""
+        return not self.state.has(p, "jailed")
+
+    # ---- commands --------------------------------------------------------------------
+    def submit(self, actor: str, ability: str, targets=()) -> Event:
+        """Record a move. Raises ``Refused`` (and changes nothing) when the rules forbid it."""
+        if self.state.over:
+            raise Refused("Игра окончена: ходы больше не принимаются.",
+                          "The game is over: no more moves are taken.")
+        p = self.player(actor)
+        ab = self.rules.abilities.get(f"{p.role}.{ability}")
+        if ab is None and ability in self.rules.ability_ids:
+            role = self.rules.roles[p.role]
+            own = _names(role.abilities) or "нет"
+            raise Refused(
+                f"У роли «{role.name_ru}» нет способности «{ability}»; её способности: {own}.",
+                f"Role '{role.name_en}' has no ability '{ability}'; its abilities: {own}.")
+        if ab is None:
+            raise Refused(
+                f"Способности «{ability}» нет в правилах «{self.rules.id}»; есть: "
+                f"{_names(self.rules.ability_ids)}.",
+                f"Ruleset '{self.rules.id}' has no ability '{ability}'; it has: "
+                f"{_names(self.rules.ability_ids)}.")
+        ts = tuple(targets)
+        for t in ts:
+            self.player(t)
+        why = self.why_not(p, ab, ts)
+        if why is not None:
+            raise Refused(*why)
+        return self.emit("action", self.to(p), actor=p.name, ability=ab.id, targets=list(ts),
+                         key=ab.key)
+
+    def why_not(self, p: Player, ab: AbilitySpec, ts: tuple):
+        """None when ``p`` may use ``ab`` on ``ts`` now, else (ru, en) sentences."""
+        s = self.state
+        rules = self.rules
+        role = rules.roles[p.role]
+        if ab.key != f"{p.role}.{ab.id}":
+            own = _names(role.abilities) or "нет"
+            return (f"У роли «{role.name_ru}» нет способности «{ab.id}»; её способности: {own}.",
+                    f"Role '{role.name_en}' has no ability '{ab.id}'; its abilities: {own}.")
+        if not p.alive:
+            if not (ab.while_dead == "lynched_last_day" and p.how == "lynched"
+                    and p.died == s.idx - 1):
+                return (f"«{p.name}» выбыл(а) из игры и больше не ходит.",
+                        f"'{p.name}' is out of the game and cannot act.")
+        elif ab.while_dead is not None:
+            return (f"«{ab.name_ru}» можно использовать только после выноса на голосовании.",
+                    f"'{ab.name_en}' can only be used after being lynched.")
+        if ab.phase != s.phase:
+            when = "ночью" if ab.phase == "night" else "днём"
+            now = "ночь" if s.phase == "night" else "день"
+            return (f"«{ab.name_ru}» действует только {when}, а сейчас {now}.",
+                    f"'{ab.name_en}' is a {ab.phase} ability and it is {s.phase} now.")
+        if s.has(p, "jailed"):
+            return (f"«{p.name}» в тюрьме: заключённые не голосуют, не стреляют и не "
+                    f"пользуются способностями.",
+                    f"'{p.name}' is in jail: prisoners cannot vote, shoot or use abilities.")
+        if s.has(p, "no_action") and ab.phase == "night":
+            return (f"«{p.name}» лишён(а) ночного хода в эту ночь.",
+                    f"'{p.name}' has lost this night's action.")
+        if ab.requires_status and not s.has(p, ab.requires_status):
+            return (f"«{ab.name_ru}» ещё недоступна: нужно условие «{ab.requires_status}».",
+                    f"'{ab.name_en}' is not available yet: it needs '{ab.requires_status}'.")
+        if ab.uses_per_game is not None and s.uses.get((p.name, ab.key), 0) >= ab.uses_per_game:
+            return (f"«{ab.name_ru}» можно использовать {ab.uses_per_game} раз(а) за игру; "
+                    f"уже использовано.",
+                    f"'{ab.name_en}' can be used {ab.uses_per_game} time(s) a game; used up.")
+        if len(ts) != ab.targets:
+            return (f"«{ab.name_ru}» требует целей: {ab.targets}, указано: {len(ts)}.",
+                    f"'{ab.name_en}' takes {ab.targets} target(s), got {len(ts)}.")
+        if ab.distinct_targets and len(set(ts)) != len(ts):
+            return ("Цели должны быть разными игроками.", "The targets must be different players.")
+        players = s.players
+        n_alive = None
+        for t in ts:
+            tp = players[t]
+            if not tp.alive:
+                return (f"«{t}» выбыл(а) из игры; цель должна быть жива.",
+                        f"'{t}' is out of the game; the target must be alive.")
+            if t == p.name:
+                if ab.self_target == "forbidden":
+                    return (f"«{ab.name_ru}»: нельзя выбрать себя.",
+                            f"'{ab.name_en}': you cannot target yourself.")
+                if ab.self_target == "only_if_few":
+                    if n_alive is None:
+                        n_alive = sum(1 for q in s.order if q.alive)
+                    if n_alive > ab.min_alive_self:
+                        return (f"«{ab.name_ru}»: себя можно выбрать, только когда в игре "
+                                f"осталось {ab.min_alive_self} игрока.",
+                                f"'{ab.name_en}': yourself only when {ab.min_alive_self} "
+                                f"players are left.")
+            if ab.target_faction == "own" and tp.faction != p.faction:
+                fac = rules.factions[p.faction]
+                return (f"«{ab.name_ru}»: цель должна быть из своей группировки ({fac.name_ru}).",
+                        f"'{ab.name_en}': the target must be a fellow {fac.name_en} member.")
+        if ts:
+            if ab.not_same_twice and s.status_value(p, "last:" + ab.slot) == ts[0]:
+                return (f"«{ab.name_ru}»: нельзя выбирать одну и ту же цель две ночи подряд.",
+                        f"'{ab.name_en}': not the same target two nights in a row.")
+            if ab.self_not_twice and ts[0] == p.name and s.has(p, "self:" + ab.id):
+                return (f"«{ab.name_ru}»: себя можно выбрать не более одного раза подряд.",
+                        f"'{ab.name_en}': yourself at most once in a row.")
+        mine = s.day_actions if s.phase == "day" else s.pending
+        abilities = rules.abilities
+        if ab.shared:
+            owner = ab.owner or p.faction
+            for a in mine:
+                other = abilities[a.ability]
+                if other.id == ab.id and (other.owner or players[a.actor].faction) == owner:
+                    return (f"«{ab.name_ru}»: у группировки один такой ход за ночь, он уже "
+                            f"сделан ({a.actor}).",
+                            f"'{ab.name_en}': one per faction a night, already sent by {a.actor}.")
+        else:
+            for a in mine:
+                if a.actor == p.name and abilities[a.ability].slot == ab.slot \
+                        and not abilities[a.ability].shared:
+                    return (f"«{p.name}» уже сделал(а) ход в этой фазе ({a.ability}); второй "
+                            f"не принимается.",
+                            f"'{p.name}' already acted this phase ({a.ability}); "
+                            f"a second move is not taken.")
+        for c in ab.constraints:
+            name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
+            why = mechanics.CONSTRAINTS[name](self, p, ab, ts, params or {})
+            if why is not None:
+                return why
+        return None
+
+    def vote(self, voter: str, target: str) -> Event:
+        from .day import check_vote
+        p = self.player(voter)
+        why = check_vote(self, p, target)
+        if why is not None:
+            raise Refused(*why)
+        return self.emit("vote", PUBLIC, voter=p.name, target=target)
+
+    def mark_absent(self, name: str) -> None:
+        """Day rule: a player who did not post in the day's first stage."""
+        from .day import mark_absent
+        mark_absent(self, self.player(name))
+
+    def excuse(self, name: str) -> None:
+        p = self.player(name)
+        if self.state.phase != "day":
+            raise Refused("Освободить от голосования можно только днём.",
+                          "A player can only be excused from the vote by day.")
+        self.set_status(p, "excused", until=self.state.idx)
+
+    def host_remove(self, name: str, why: str = "") -> list[Event]:
+        """The host's override (мастерский произвол): the player leaves the game."""
+        p = self.player(name)
+        if not p.alive:
+            raise Refused(f"«{name}» уже выбыл(а).", f"'{name}' is already out.")
+        start = len(self.events)
+        self.eliminate(p, "host", why=why)
+        victory.check(self)
+        return self.events[start:]
+
+    def resolve(self) -> list[Event]:
+        """Settle the current phase, check victory, open the next phase."""
+        if self.state.over:
+            raise Refused("Игра окончена.", "The game is over.")
+        start = len(self.events)
+        s = self.state
+        if s.phase == "night":
+            from .night import resolve_night
+            resolve_night(self)
+            nxt = ("day", s.number)
+        else:
+            from .day import resolve_day
+            resolve_day(self)
+            nxt = ("night", s.number + 1 if self.rules.first_phase == "night" else s.number)
+        if not victory.check(self):
+            self.start_phase(*nxt)
+        return self.events[start:]
+
+    # ---- shared steps ----------------------------------------------------------------
+    def start_phase(self, phase: str, number: int) -> None:
+        if self.rules.first_phase == "day" and phase == "day" and self.state.idx > 0:
+            number = self.state.number + 1
+        self.emit("phase_started", PUBLIC, phase=phase, number=number)
+
+    def eliminate(self, p: Player, how: str, **extra) -> None:
+        if not p.alive:
+            return
+        self.emit("eliminated", PUBLIC, player=p.name, how=how, role=p.role, **extra)
+        for hook in mechanics.ON_ELIMINATED:
+            hook(self, p)
+        for sc in self.rules.successions:
+            if sc.when_dies != p.role:
+                continue
+            for h in self.state.order:
+                if h.alive and h.role == sc.heir:
+                    new = sc.becomes
+                    if sc.if_status and not self.state.has(h, sc.if_status):
+                        new = sc.otherwise
+                    if new:
+                        self.emit("role_changed", self.to(h), player=h.name, role=new,
+                                  was=h.role)
+
+    def _tell_teams(self) -> None:
+        rules = self.rules
+        for fid, fac in rules.factions.items():
+            if not fac.knows_members:
+                continue
+            members = [p for p in self.state.order if p.faction == fid]
+            wakers = [p for p in self.state.order
+                      if f"wakes_with:{fid}" in rules.roles[p.role].tags]
+            shown = members + wakers
+            if not shown:
+                continue
+            names = [p.name for p in shown]
+            for q in shown:
+                self.emit("team", self.to(q), to=q.name, faction=fid, members=names)
+
+    def legal_targets(self, p: Player, ab: AbilitySpec) -> list[Player]:
+        return [q for q in self.state.order if q.alive]

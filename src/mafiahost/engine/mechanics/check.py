@@ -1,0 +1,107 @@
+"""Checks: what a checker sees. Cover reads town, a frame reads mafioso; never the truth
+when the rules say otherwise."""
+
+from __future__ import annotations
+
+from ..events import HOST
+from ..state import FOREVER
+from . import constraint, mechanic
+
+
+def seen_role(n, target, checker) -> str:
+    """The role a role-check shows: framed -> mafioso, covered -> civilian."""
+    if target.name in n.framed:
+        return n.g.rules.options.get("frame_shows", "mafioso")
+    if n.is_covered_against(target, checker):
+        return "civilian"
+    return n.g.role(target).appears_as or target.role
+
+
+def seen_side(n, target, checker) -> str:
+    """The side a side-check shows: town | criminal | single."""
+    if target.name in n.framed:
+        return "criminal"
+    if n.is_covered_against(target, checker):
+        return "town"
+    return n.g.rules.factions[target.faction].side
+
+
+_SIDE_WORD = {"criminal": "mafia", "single": "single", "town": "town"}
+
+
+@mechanic("check", cover_aware=True)
+def check(n, actor, targets, params):
+    """params ``reveal``: ``role`` (the role id), ``side`` (mafia | single | town),
+    ``leader`` (the role id if a leader, else ``not_leader``); ``tell_target``: the target
+    learns who checked him (priest); ``jail``: a criminal seen is jailed at once."""
+    g = n.g
+    t = targets[0]
+    reveal = params.get("reveal", "role")
+    if reveal == "side":
+        result = _SIDE_WORD[seen_side(n, t, actor)]
+    else:
+        result = seen_role(n, t, actor)
+        if reveal == "leader" and "leader" not in g.rules.roles[result].tags:
+            result = "not_leader"
+    g.emit("check_result", g.to(actor), to=actor.name, target=t.name, result=result)
+    if params.get("tell_target"):
+        g.emit("visitor_known", g.to(t), to=t.name, visitor=actor.name,
+               role=g.role(actor).id)
+    if params.get("jail"):
+        side = seen_side(n, t, actor)
+        real = g.rules.factions[t.faction].side
+        if side == "criminal" and real != "single" and not g.state.has(t, "jailed"):
+            g.set_status(t, "jailed", actor.name, until=FOREVER)
+            g.emit("jailed", "public", player=t.name)
+
+
+@mechanic("compare", cover_aware=True)
+def compare(n, actor, targets, params):
+    """Same side or not (the journalist): special roles ignored, frames count."""
+    g = n.g
+    a, b = targets
+    same = seen_side(n, a, actor) == seen_side(n, b, actor)
+    g.emit("check_result", g.to(actor), to=actor.name, target=a.name, target2=b.name,
+           result="same" if same else "different")
+
+
+@mechanic("frame")
+def frame(n, actor, targets, params):
+    """Every check of the target tonight shows a mafioso (the snitch)."""
+    t = targets[0]
+    n.framed.add(t.name)
+    n.mark(t, "framed", actor.name)
+
+
+@mechanic("seek", cover_aware=True)
+def seek(n, actor, targets, params):
+    """Is the target the sought role? Finding him alive, both learn each other (``met``)."""
+    g = n.g
+    t = targets[0]
+    want = params.get("role", "commissar")
+    found = t.role == want and not n.is_covered_against(t, actor)
+    g.emit("check_result", g.to(actor), to=actor.name, target=t.name,
+           result=want if found else "not_" + want)
+    if found:
+        g.emit("met", g.to(actor, t), players=[actor.name, t.name])
+        status = params.get("status", "met_" + want)
+        g.set_status(actor, status, t.name)
+        g.set_status(t, status, actor.name)
+
+
+@constraint("one_per_pair")
+def one_per_pair(g, p, ab, ts, params):
+    """Of the roles listed, only one may use this ability a night (the commissar and his
+    sergeant share one shot)."""
+    roles = params.get("roles", ())
+    for a in g.state.pending:
+        if g.rules.abilities[a.ability].id == ab.id and a.actor != p.name \
+                and g.state.players[a.actor].role in roles:
+            return (f"«{ab.name_ru}»: этой ночью выстрел пары уже сделал {a.actor}.",
+                    f"'{ab.name_en}': {a.actor} already took the pair's shot tonight.")
+    return None
+
+
+@mechanic("no_op", visits=False, counts_as_out=False)
+def no_op(n, actor, targets, params):
+    n.g.emit("no_effect", HOST, player=actor.name, why="no_op")

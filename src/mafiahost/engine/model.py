@@ -1,0 +1,155 @@
+"""The ruleset model: plain objects the loader in ``mafiahost.rules`` builds from YAML.
+
+The engine reads only these; it never parses files. A ruleset is data: factions, roles,
+abilities (each a list of effects naming mechanics from the ability library), the night's
+ordered steps, day rules, successions and the setup table.
+"""
+
+from __future__ import annotations
+
+
+class Effect:
+    """One mechanic applied by an ability, with its parameters."""
+
+    __slots__ = ("mechanic", "params", "fn")
+
+    def __init__(self, mechanic: str, params: dict, fn=None):
+        self.mechanic = mechanic
+        self.params = params
+        self.fn = fn
+
+
+class AbilitySpec:
+    __slots__ = (
+        "id", "phase", "step", "effects", "targets", "self_target", "not_same_twice",
+        "self_not_twice", "target_faction", "shared", "slot", "constraints",
+        "requires_status", "uses_per_game", "while_dead", "blockable", "name_ru",
+        "name_en", "text_ru", "text_en", "min_alive_self", "distinct_targets", "owner",
+        "wasted_if_doomed", "key",
+    )
+
+    def __init__(self, id: str, **kw):
+        self.id = id
+        self.key: str = kw.get("key", id)   # "role.ability": abilities are per role
+        self.phase = kw.get("phase", "night")          # "night" | "day"
+        self.step = kw.get("step")                     # night step id, or None for day
+        self.effects: list[Effect] = kw.get("effects", [])
+        self.targets: int = kw.get("targets", 1)
+        self.self_target: str = kw.get("self_target", "allowed")  # allowed|forbidden|only_if_few
+        self.min_alive_self: int = kw.get("min_alive_self", 3)
+        self.not_same_twice: bool = kw.get("not_same_twice", False)
+        self.self_not_twice: bool = kw.get("self_not_twice", False)
+        self.target_faction: str | None = kw.get("target_faction")  # "own": fellow member
+        self.shared: bool = kw.get("shared", False)    # one per faction per night
+        self.slot: str = kw.get("slot", "main")
+        self.constraints: list = kw.get("constraints", [])
+        self.requires_status: str | None = kw.get("requires_status")
+        self.uses_per_game: int | None = kw.get("uses_per_game")
+        self.while_dead: str | None = kw.get("while_dead")  # None | "lynched_last_day"
+        self.blockable: bool = kw.get("blockable", True)
+        self.distinct_targets: bool = kw.get("distinct_targets", True)
+        self.owner: str | None = kw.get("owner")      # faction owning a shared action
+        self.wasted_if_doomed: bool = kw.get("wasted_if_doomed", False)
+        self.name_ru: str = kw.get("name_ru", id)
+        self.name_en: str = kw.get("name_en", id)
+        self.text_ru: str = kw.get("text_ru", "")
+        self.text_en: str = kw.get("text_en", "")
+
+
+class RoleSpec:
+    __slots__ = ("id", "name_ru", "name_en", "faction", "tags", "abilities", "text_ru",
+                 "text_en", "initial_status", "appears_as")
+
+    def __init__(self, id, name_ru, name_en, faction, tags=(), abilities=(), text_ru="",
+                 text_en="", initial_status=None, appears_as=None):
+        self.id = id
+        self.name_ru = name_ru
+        self.name_en = name_en
+        self.faction = faction
+        self.tags = frozenset(tags)
+        self.abilities: tuple[str, ...] = tuple(abilities)
+        self.text_ru = text_ru
+        self.text_en = text_en
+        self.initial_status: dict = initial_status or {}
+        self.appears_as = appears_as  # role id shown to checks (None: itself)
+
+
+class FactionSpec:
+    __slots__ = ("id", "name_ru", "name_en", "side", "win", "knows_members", "solo",
+                 "goal_ru", "goal_en")
+
+    def __init__(self, id, name_ru, name_en, side, win, knows_members=False, solo=False,
+                 goal_ru="", goal_en=""):
+        self.id = id
+        self.name_ru = name_ru
+        self.name_en = name_en
+        self.side = side              # town | criminal | single (the journalist's sides)
+        self.win = win                # condition tree (see engine.victory)
+        self.knows_members = knows_members
+        self.solo = solo              # each member wins alone (singles); winner id = role id
+        self.goal_ru = goal_ru
+        self.goal_en = goal_en
+
+
+class StepSpec:
+    __slots__ = ("id", "name_ru", "name_en", "simultaneous")
+
+    def __init__(self, id, name_ru="", name_en="", simultaneous=False):
+        self.id = str(id)
+        self.name_ru = name_ru
+        self.name_en = name_en
+        self.simultaneous = simultaneous
+
+
+class DayRules:
+    __slots__ = ("against_all", "against_all_share", "quorum", "nonvoters_against_self",
+                 "absent_rule", "tie", "tie_shield_times", "vote_changes", "judge_fallback")
+
+    def __init__(self, **kw):
+        self.against_all: str = kw.get("against_all", "never")   # never | first_day | every_day
+        self.against_all_share: float = kw.get("against_all_share", 0.5)
+        self.quorum: bool = kw.get("quorum", False)
+        self.nonvoters_against_self: bool = kw.get("nonvoters_against_self", False)
+        self.absent_rule: bool = kw.get("absent_rule", False)
+        self.tie: str = kw.get("tie", "no_lynch")     # no_lynch | dice | shield_then_dice
+        self.tie_shield_times: int = kw.get("tie_shield_times", 2)
+        self.vote_changes: int | None = kw.get("vote_changes")  # None: unlimited
+        self.judge_fallback: str = kw.get("judge_fallback", "next_most_votes")
+
+
+class Succession:
+    """When ``when_dies`` (a role) leaves, a living ``heir`` (a role) changes role."""
+
+    __slots__ = ("when_dies", "heir", "becomes", "if_status", "otherwise")
+
+    def __init__(self, when_dies, heir, becomes, if_status=None, otherwise=None):
+        self.when_dies = when_dies
+        self.heir = heir
+        self.becomes = becomes
+        self.if_status = if_status
+        self.otherwise = otherwise
+
+
+class RulesetSpec:
+    __slots__ = ("id", "version", "title_ru", "title_en", "source", "factions", "roles",
+                 "abilities", "steps", "step_index", "day", "options", "successions",
+                 "setup", "first_phase", "choices", "ability_ids")
+
+    def __init__(self, **kw):
+        self.id: str = kw["id"]
+        self.version: int = kw.get("version", 1)
+        self.title_ru: str = kw.get("title_ru", self.id)
+        self.title_en: str = kw.get("title_en", self.id)
+        self.source: str = kw.get("source", "")
+        self.factions: dict[str, FactionSpec] = kw["factions"]
+        self.roles: dict[str, RoleSpec] = kw["roles"]
+        self.abilities: dict[str, AbilitySpec] = kw["abilities"]
+        self.steps: list[StepSpec] = kw["steps"]
+        self.step_index = {s.id: i for i, s in enumerate(self.steps)}
+        self.day: DayRules = kw["day"]
+        self.options: dict = kw.get("options", {})
+        self.successions: list[Succession] = kw.get("successions", [])
+        self.setup: dict = kw.get("setup", {})
+        self.first_phase: str = kw.get("first_phase", "night")
+        self.choices: list = kw.get("choices", [])
+        self.ability_ids = sorted({a.id for a in self.abilities.values()})

@@ -1,0 +1,238 @@
+"""Night resolution: the ruleset's steps in order, first-sent first-served inside a step.
+
+What an earlier step does (block, redirect, cover, protect, frame) is left as marks on the
+``Night`` object and as statuses, visible to every later step. Attacks are collected and
+settled at dawn against every protection of the night, in the order they were made; the
+dead leave the game at dawn. Delayed effects (poison) are scheduled into a later night.
+No rule is special-cased here: every action runs its ability's effects, each a mechanic
+from ``engine.mechanics``.
+"""
+
+from __future__ import annotations
+
+from . import mechanics
+from .events import HOST
+from .state import Action, Player
+
+
+class Attack:
+    __slots__ = ("attacker", "target", "kind", "cause", "at_lover")
+
+    def __init__(self, attacker, target, kind, cause, at_lover=False):
+        self.attacker = attacker   # Player or None
+        self.target = target       # Player
+        self.kind = kind           # direct | delayed | suicide | sure
+        self.cause = cause         # ability id or rule that made the attack
+        self.at_lover = at_lover
+
+
+class Night:
+    """Everything the night's steps tell each other."""
+
+    __slots__ = ("g", "s", "idx", "attacks", "visits", "redirects", "went_out", "partners",
+                 "guests", "heals", "guards", "poisons", "dead_now", "blocked_by", "covered",
+                 "protected", "framed", "dying", "acted", "current", "watchers")
+
+    def __init__(self, g):
+        self.g = g
+        self.s = g.state
+        self.idx = g.state.idx
+        self.attacks: list[Attack] = []
+        self.visits: list[tuple] = []          # (visible visitor name | "?", target name, actor)
+        self.redirects: dict[str, tuple] = {}  # actor -> (new target, joker name)
+        self.went_out: set[str] = set()
+        self.partners: dict[str, str] = {}     # block partners sharing poison (a <-> b)
+        self.guests: dict[str, str] = {}       # lover -> guest of the night
+        self.heals: dict[str, list] = {}       # target -> [(healer, params)]
+        self.guards: dict[str, list] = {}      # ward -> [(guard, params)]
+        self.poisons: list[tuple] = []         # (poisoner, target) given tonight
+        self.dead_now: set[str] = set()        # died at once (phantom): no action tonight
+        self.blocked_by: dict[str, str] = {}
+        self.covered: dict[str, str] = {}      # covered -> by
+        self.protected: set[str] = set()       # untouchable by kills (beauty)
+        self.framed: set[str] = set()
+        self.dying: set[str] = set()
+        self.acted: set[int] = set()
+        self.current: Action | None = None
+        self.watchers: list[tuple] = []        # (watcher name, target name)
+
+    # ---- marks ---------------------------------------------------------------------
+    def mark(self, p: Player, status: str, value=None) -> None:
+        self.g.set_status(p, status, value, until=self.idx)
+
+    def is_shielded(self, p: Player) -> bool:
+        return self.s.has(p, "shielded")
+
+    def is_covered_against(self, target: Player, actor: Player | None) -> bool:
+        by = self.covered.get(target.name)
+        return by is not None and (actor is None or actor.faction != target.faction)
+
+    def block(self, target: Player, by: Player) -> None:
+        self.blocked_by.setdefault(target.name, by.name)
+        self.mark(target, "blocked", by.name)
+
+    def is_blocked(self, p: Player) -> bool:
+        return p.name in self.blocked_by or self.s.has(p, "blocked")
+
+    def attack(self, attacker: Player | None, target: Player, kind: str, cause: str,
+               at_lover: bool = False) -> None:
+        self.attacks.append(Attack(attacker, target, kind, cause, at_lover))
+
+    def kill_now(self, target: Player, cause: str) -> None:
+        """A death that happens at once (step 0): the victim's own action is lost."""
+        self.dead_now.add(target.name)
+        self.attack(None, target, "sure", cause)
+
+    # ---- settling attacks ------------------------------------------------------------
+    def would_die(self, p: Player) -> bool:
+        """Would ``p`` die from the attacks made so far, given the protections so far?"""
+        for a in self.attacks:
+            if a.target is p and self._lethal(a, commit=False):
+                return True
+        return False
+
+    def _lethal(self, a: Attack, commit: bool) -> bool:
+        t = a.target
+        g = self.g
+        if a.kind in ("sure", "suicide"):
+            return True
+        if self.is_shielded(t) or self.is_covered_against(t, a.attacker):
+            if commit:
+                g.emit("saved", HOST, player=t.name, by="shield" if self.is_shielded(t)
+                       else self.covered[t.name], cause=a.cause)
+            return False
+        if a.kind == "direct":
+            if t.name in self.guests.values() and not a.at_lover:
+                if commit:
+                    g.emit("saved", HOST, player=t.name, by="alibi", cause=a.cause)
+                return False
+            if t.name in self.protected:
+                if commit:
+                    g.emit("saved", HOST, player=t.name, by="protected", cause=a.cause)
+                return False
+            for guard, params in self.guards.get(t.name, ()):
+                if guard.alive and guard.name not in self.dying and guard.name not in self.dead_now:
+                    if mechanics.GUARD_SETTLE(self, guard, params, a, commit):
+                        return False
+        if a.kind in ("direct", "delayed"):
+            for healer, params in self.heals.get(t.name, ()):
+                if a.kind in params.get("against", ("direct",)):
+                    if commit:
+                        g.emit("saved", HOST, player=t.name, by=healer.name, cause=a.cause)
+                    return False
+        return True
+
+    def settle(self) -> None:
+        g = self.g
+        i = 0
+        while i < len(self.attacks):          # chain attacks may be appended while settling
+            a = self.attacks[i]
+            i += 1
+            t = a.target
+            if not t.alive or t.name in self.dying:
+                continue
+            if self._lethal(a, commit=True):
+                self.dying.add(t.name)
+                g.emit("dies", HOST, player=t.name, by=a.attacker.name if a.attacker else None,
+                       cause=a.cause)
+                # a killer at the lover's takes both (direct kills only)
+                guest = self.guests.get(t.name)
+                if guest is not None and a.kind == "direct":
+                    self.attack(a.attacker, g.state.players[guest], "direct", a.cause,
+                                at_lover=True)
+
+
+def resolve_night(g) -> None:
+    n = Night(g)
+    s = g.state
+    rules = g.rules
+    abilities = rules.abilities
+    by_step: dict[str, list[Action]] = {}
+    for a in s.pending:
+        by_step.setdefault(abilities[a.ability].step, []).append(a)
+    due = [x for x in s.schedule if x["night_idx"] == s.idx]
+    for step in rules.steps:
+        for item in due:
+            if item["step"] == step.id:
+                g.emit("schedule_done", HOST, item=item)
+                mechanics.SCHEDULED[item["effect"]](n, item)
+        for a in by_step.get(step.id, ()):
+            perform(n, a)
+    for fn in _DAWN:
+        fn(n)
+    n.settle()
+    for name in sorted(n.dying, key=lambda x: s.players[x].seat):
+        g.eliminate(s.players[name], "killed")
+
+
+_DAWN: list = []
+
+
+def at_dawn(fn):
+    """Register a step run at dawn, before attacks are settled (e.g. scheduling poison)."""
+    _DAWN.append(fn)
+    return fn
+
+
+def perform(n: Night, a: Action) -> None:
+    g = n.g
+    s = n.s
+    players = s.players
+    actor = players[a.actor]
+    ab = g.rules.abilities[a.ability]
+    n.current = a
+    if a.actor in n.dead_now and actor.alive:
+        g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="dead")
+        return
+    if actor.alive and not g.can_use_effects(actor):
+        g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="jailed")
+        return
+    if ab.shared:
+        # a faction's common action fails only when no member of the faction can act
+        able = [m for m in g.faction_members(ab.owner or actor.faction)
+                if not n.is_blocked(m) and g.can_use_effects(m) and m.name not in n.dead_now]
+        if not able:
+            g.emit("blocked", HOST, player=a.actor, by=n.blocked_by.get(a.actor), ability=ab.id)
+            return
+    elif ab.blockable and n.is_blocked(actor):
+        g.emit("blocked", HOST, player=a.actor, by=n.blocked_by.get(a.actor), ability=ab.id)
+        return
+    if ab.wasted_if_doomed and n.would_die(actor):
+        g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="shot")
+        return
+    targets = [players[t] for t in a.targets]
+    visible = a.actor
+    if a.actor in n.redirects and targets:
+        new, joker = n.redirects[a.actor]
+        g.emit("redirected", HOST, player=a.actor, ability=ab.id, was=targets[0].name, to=new)
+        targets[0] = players[new]
+        visible = joker
+    if n.covered.get(actor.name) and visible == a.actor:
+        visible = "?"
+    n.acted.add(a.seq)
+    for eff in ab.effects:
+        mech = mechanics.MECHANICS[eff.mechanic]
+        if mech.counts_as_out:
+            n.went_out.add(a.actor)
+    if any(mechanics.MECHANICS[e.mechanic].visits for e in ab.effects):
+        for t in targets:
+            n.visits.append((visible, t.name, a.actor))
+    for eff in ab.effects:
+        mech = mechanics.MECHANICS[eff.mechanic]
+        hit = targets
+        if not mech.cover_aware:
+            hit = [t for t in targets if not (n.is_shielded(t) or n.is_covered_against(t, actor))]
+            if len(hit) != len(targets):
+                g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="untouchable")
+                continue
+        elif any(n.is_shielded(t) for t in targets):
+            g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="untouchable")
+            continue
+        mech.fn(n, actor, hit, eff.params)
+
+    if targets:
+        first = targets[0]
+        if ab.not_same_twice:
+            g.set_status(actor, "last:" + ab.slot, first.name, until=n.idx + 2)
+        if ab.self_not_twice and first is actor:
+            g.set_status(actor, "self:" + ab.id, True, until=n.idx + 2)

@@ -1,0 +1,185 @@
+"""Game state and the one place it changes: ``apply(state, event)``.
+
+Replaying a game is applying its events in order to a fresh state made from the same
+ruleset and seating; every table below is a pure function of (state, event).
+"""
+
+from __future__ import annotations
+
+from .dice import Dice
+
+FOREVER = 1 << 30
+
+
+class Player:
+    __slots__ = ("name", "seat", "role", "faction", "alive", "st", "died", "how")
+
+    def __init__(self, name: str, seat: int, role: str, faction: str):
+        self.name = name
+        self.seat = seat
+        self.role = role
+        self.faction = faction
+        self.alive = True
+        # status name -> [until_phase_index, value]; a status holds while until >= index
+        self.st: dict[str, list] = {}
+        self.died = 0         # phase index of leaving the game
+        self.how = ""         # killed | lynched | host
+
+
+class Action:
+    __slots__ = ("seq", "actor", "ability", "targets")
+
+    def __init__(self, seq: int, actor: str, ability: str, targets: tuple):
+        self.seq = seq
+        self.actor = actor
+        self.ability = ability
+        self.targets = targets
+
+
+class State:
+    __slots__ = ("players", "order", "idx", "phase", "number", "pending", "votes",
+                 "vote_changes", "day_actions", "counters", "schedule", "dice", "over",
+                 "winners", "seq", "uses")
+
+    def __init__(self, seating: list[tuple[str, str, str]], seed: int):
+        self.players: dict[str, Player] = {}
+        self.order: list[Player] = []
+        for i, (name, role, faction) in enumerate(seating):
+            p = Player(name, i, role, faction)
+            self.players[name] = p
+            self.order.append(p)
+        self.idx = 0             # phase index: 1, 2, 3 ... in play order
+        self.phase = ""          # "night" | "day"
+        self.number = 0          # night 1, day 1, ...
+        self.pending: list[Action] = []
+        self.votes: dict[str, str] = {}
+        self.vote_changes: dict[str, int] = {}
+        self.day_actions: list[Action] = []
+        self.counters: dict[str, object] = {}
+        self.schedule: list[dict] = []
+        self.dice = Dice(seed)
+        self.over = False
+        self.winners: list[str] = []
+        self.seq = 0
+        self.uses: dict[tuple[str, str], int] = {}
+
+    def has(self, p: Player, status: str) -> bool:
+        v = p.st.get(status)
+        return v is not None and v[0] >= self.idx
+
+    def status_value(self, p: Player, status: str, default=None):
+        v = p.st.get(status)
+        return v[1] if v is not None and v[0] >= self.idx else default
+
+    def alive(self) -> list[Player]:
+        return [p for p in self.order if p.alive]
+
+
+# ---- the apply table -------------------------------------------------------------------
+
+def _phase_started(s: State, d: dict) -> None:
+    s.idx += 1
+    s.phase = d["phase"]
+    s.number = d["number"]
+    s.pending = []
+    s.votes = {}
+    s.vote_changes = {}
+    s.day_actions = []
+    keep = s.idx - 1          # the last phase's marks stay readable for its report
+    for p in s.order:
+        if p.st:
+            for k in [k for k, v in p.st.items() if v[0] < keep]:
+                del p.st[k]
+
+
+def _action(s: State, d: dict) -> None:
+    s.seq += 1
+    a = Action(s.seq, d["actor"], d["key"], tuple(d["targets"]))
+    if s.phase == "day":
+        s.day_actions.append(a)
+    else:
+        s.pending.append(a)
+    key = (d["actor"], d["key"])
+    s.uses[key] = s.uses.get(key, 0) + 1
+
+
+def _vote(s: State, d: dict) -> None:
+    voter = d["voter"]
+    if voter in s.votes:
+        s.vote_changes[voter] = s.vote_changes.get(voter, 0) + 1
+    s.votes[voter] = d["target"]
+
+
+def _status(s: State, d: dict) -> None:
+    s.players[d["player"]].st[d["status"]] = [d["until"], d.get("value")]
+
+
+def _status_cleared(s: State, d: dict) -> None:
+    s.players[d["player"]].st.pop(d["status"], None)
+
+
+def _role_changed(s: State, d: dict) -> None:
+    s.players[d["player"]].role = d["role"]
+
+
+def _faction_changed(s: State, d: dict) -> None:
+    s.players[d["player"]].faction = d["faction"]
+
+
+def _recruited(s: State, d: dict) -> None:
+    s.players[d["player"]].faction = d["faction"]
+
+
+def _eliminated(s: State, d: dict) -> None:
+    p = s.players[d["player"]]
+    p.alive = False
+    p.died = s.idx
+    p.how = d["how"]
+
+
+def _roll(s: State, d: dict) -> None:
+    s.dice.state = d["_state"]
+
+
+def _counter(s: State, d: dict) -> None:
+    s.counters[d["key"]] = d["value"]
+
+
+def _scheduled(s: State, d: dict) -> None:
+    s.schedule.append(d["item"])
+
+
+def _schedule_done(s: State, d: dict) -> None:
+    item = d["item"]
+    s.schedule = [x for x in s.schedule if x is not item and x != item]
+
+
+def _game_over(s: State, d: dict) -> None:
+    s.over = True
+    s.winners = list(d["winners"])
+
+
+def _replaced(s: State, d: dict) -> None:
+    old, new = d["player"], d["by"]
+    p = s.players.pop(old)
+    p.name = new
+    s.players[new] = p
+
+
+APPLY = {
+    "phase_started": _phase_started,
+    "action": _action,
+    "vote": _vote,
+    "status": _status,
+    "status_cleared": _status_cleared,
+    "role_changed": _role_changed,
+    "faction_changed": _faction_changed,
+    "recruited": _recruited,
+    "eliminated": _eliminated,
+    "roll": _roll,
+    "counter": _counter,
+    "scheduled": _scheduled,
+    "schedule_done": _schedule_done,
+    "game_over": _game_over,
+    "replaced": _replaced,
+}

@@ -1,0 +1,269 @@
+"""Scenario files: executable rule examples (the contract in DESIGN.md).
+
+``run_file(path)`` plays one file and returns a ``Report`` listing every expectation that
+failed, each as a readable sentence. Scenario extensions beyond DESIGN.md (documented in
+docs/scenarios.md): day keys ``absent`` and ``excused``; ``expect.factions``;
+``expect.no_events`` (each must match no event of the phase); votes written as
+``{vote: [voter, target], rejected: "..."}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .engine.errors import Refused, RulesetError
+from .engine.game import Game
+from .rules import load
+
+
+class ScenarioError(Exception):
+    """A malformed scenario file: says where and what is allowed."""
+
+
+@dataclass
+class Report:
+    path: str
+    failures: list[str] = field(default_factory=list)
+    error: str | None = None
+    game: Game | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and self.error is None
+
+    def as_dict(self) -> dict:
+        return {"path": self.path, "ok": self.ok, "failures": self.failures, "error": self.error}
+
+
+_TOP = {"ruleset", "seed", "options", "players", "script", "description", "rule", "rules"}
+_PHASE = {"night", "day", "rolls", "actions", "votes", "expect", "absent", "excused", "note"}
+_EXPECT = {"eliminated", "alive", "roles", "statuses", "events", "winner", "factions",
+           "no_events", "not_statuses"}
+
+
+def load_scenario(path) -> dict:
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        raise ScenarioError(f"{path}: not valid YAML: {e}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: a scenario is a mapping with ruleset, players and script")
+    for k in data:
+        if k not in _TOP:
+            raise ScenarioError(f"{path}: unknown top-level key '{k}'; allowed: "
+                                f"{', '.join(sorted(_TOP))}")
+    for k in ("ruleset", "players", "script"):
+        if k not in data:
+            raise ScenarioError(f"{path}: '{k}' is required")
+    if not isinstance(data["players"], dict) or not data["players"]:
+        raise ScenarioError(f"{path}: 'players' must map each name to a role id")
+    if not isinstance(data["script"], list):
+        raise ScenarioError(f"{path}: 'script' must be a list of phases")
+    for i, entry in enumerate(data["script"]):
+        if not isinstance(entry, dict):
+            raise ScenarioError(f"{path}: script[{i}] must be a mapping")
+        for k in entry:
+            if k not in _PHASE:
+                raise ScenarioError(f"{path}: script[{i}]: unknown key '{k}'; allowed: "
+                                    f"{', '.join(sorted(_PHASE))}")
+        for k in entry.get("expect") or {}:
+            if k not in _EXPECT:
+                raise ScenarioError(f"{path}: script[{i}].expect: unknown key '{k}'; allowed: "
+                                    f"{', '.join(sorted(_EXPECT))}")
+    return data
+
+
+def new_game(data) -> Game:
+    rules = load(data["ruleset"], data.get("options") or {})
+    seating = [(str(n), str(r)) for n, r in data["players"].items()]
+    return Game(rules, seating, seed=int(data.get("seed", 0) or 0))
+
+
+def _match(want, got) -> bool:
+    if isinstance(want, list) and isinstance(got, (list, tuple)):
+        if len(want) != len(got):
+            return False
+        return all(_match(w, g) for w, g in zip(want, got)) or \
+            sorted(map(str, want)) == sorted(map(str, got))
+    if isinstance(want, dict) and isinstance(got, dict):
+        return all(k in got and _match(v, got[k]) for k, v in want.items())
+    return want == got or (isinstance(got, str) and str(want) == got)
+
+
+def _event_matches(want: dict, ev) -> bool:
+    for k, v in want.items():
+        if k == "type":
+            if ev.type != v:
+                return False
+        elif k == "audience":
+            aud = ev.audience if isinstance(ev.audience, str) else list(ev.audience)
+            if not _match(v, aud):
+                return False
+        elif k not in ev.data or not _match(v, ev.data[k]):
+            return False
+    return True
+
+
+def _split_act(item, where):
+    if isinstance(item, dict):
+        if "act" not in item and "vote" not in item:
+            raise ScenarioError(f"{where}: a mapping action needs 'act' (or 'vote') and 'rejected'")
+        return list(item.get("act") or item.get("vote")), item.get("rejected")
+    if not isinstance(item, list) or len(item) < 2:
+        raise ScenarioError(f"{where}: an action is [actor, ability, target...]")
+    return item, None
+
+
+def play(data, path="<scenario>", check=True, on_phase=None) -> Report:
+    rep = Report(str(path))
+    try:
+        g = new_game(data)
+    except (Refused, RulesetError) as e:
+        rep.error = f"cannot start the game: {e}"
+        return rep
+    rep.game = g
+    for i, entry in enumerate(data["script"]):
+        where = f"script[{i}]"
+        phase = "night" if "night" in entry else "day" if "day" in entry else None
+        start = len(g.events)
+        idx = g.state.idx
+        if phase is not None:
+            if g.state.over:
+                rep.failures.append(f"{where}: the script goes on to {phase} {entry[phase]}, "
+                                    f"but the game is over (winners: {g.state.winners})")
+                break
+            if g.state.phase != phase or g.state.number != entry[phase]:
+                rep.failures.append(f"{where}: the script says {phase} {entry[phase]}, but the "
+                                    f"game is at {g.state.phase} {g.state.number}")
+                break
+            g.state.dice.forced = list(entry.get("rolls") or [])
+            try:
+                _run_phase(g, entry, where, rep)
+                g.resolve()
+            except Refused as e:
+                rep.failures.append(f"{where}: resolving was refused: {e}")
+                break
+            if g.state.dice.forced:
+                rep.failures.append(f"{where}: forced rolls left unused: {g.state.dice.forced}")
+            g.state.dice.forced = []
+        if check and entry.get("expect"):
+            _expect(g, entry["expect"], g.events[start:], idx, where, rep)
+        if on_phase:
+            on_phase(g, entry, g.events[start:])
+    return rep
+
+
+def _run_phase(g, entry, where, rep):
+    for name in entry.get("absent") or []:
+        g.mark_absent(str(name))
+    for name in entry.get("excused") or []:
+        g.excuse(str(name))
+    for j, item in enumerate(entry.get("actions") or []):
+        w = f"{where}.actions[{j}]"
+        act, rejected = _split_act(item, w)
+        before = len(g.events)
+        try:
+            g.submit(str(act[0]), str(act[1]), [str(t) for t in act[2:]])
+            if rejected is not None:
+                rep.failures.append(f"{w}: {act} should have been refused (\"{rejected}\") "
+                                    f"but was accepted")
+        except Refused as e:
+            if rejected is None:
+                rep.failures.append(f"{w}: {act} was refused: {e.ru}")
+            elif str(rejected).lower() not in (e.ru + " " + e.en).lower():
+                rep.failures.append(f"{w}: {act} was refused, but the message does not contain "
+                                    f"\"{rejected}\": {e.ru}")
+            if len(g.events) != before:
+                rep.failures.append(f"{w}: a refused move changed the game")
+    for j, item in enumerate(entry.get("votes") or []):
+        w = f"{where}.votes[{j}]"
+        v, rejected = _split_act(item, w)
+        before = len(g.events)
+        try:
+            g.vote(str(v[0]), str(v[1]))
+            if rejected is not None:
+                rep.failures.append(f"{w}: vote {v} should have been refused (\"{rejected}\")")
+        except Refused as e:
+            if rejected is None:
+                rep.failures.append(f"{w}: vote {v} was refused: {e.ru}")
+            elif str(rejected).lower() not in (e.ru + " " + e.en).lower():
+                rep.failures.append(f"{w}: vote {v} was refused, but the message does not "
+                                    f"contain \"{rejected}\": {e.ru}")
+            if len(g.events) != before:
+                rep.failures.append(f"{w}: a refused vote changed the game")
+
+
+def _expect(g, exp, events, idx, where, rep):
+    s = g.state
+    fail = rep.failures.append
+    if "eliminated" in exp:
+        got = sorted(e.data["player"] for e in events if e.type == "eliminated")
+        want = sorted(map(str, exp["eliminated"] or []))
+        if got != want:
+            fail(f"{where}: eliminated: expected {want}, got {got}" + _why(events))
+    if "alive" in exp:
+        got = sorted(p.name for p in s.order if p.alive)
+        want = sorted(map(str, exp["alive"] or []))
+        if got != want:
+            fail(f"{where}: alive: expected {want}, got {got}")
+    for kind, attr in (("roles", "role"), ("factions", "faction")):
+        for name, want in (exp.get(kind) or {}).items():
+            p = s.players.get(str(name))
+            if p is None:
+                fail(f"{where}: {kind}: no player '{name}'")
+            elif getattr(p, attr) != want:
+                fail(f"{where}: {kind}: {name} expected {want}, got {getattr(p, attr)}")
+    for key, present in (("statuses", True), ("not_statuses", False)):
+        for name, wanted in (exp.get(key) or {}).items():
+            p = s.players.get(str(name))
+            if p is None:
+                fail(f"{where}: {key}: no player '{name}'")
+                continue
+            held = sorted(k for k, v in p.st.items() if v[0] >= max(idx, 1))
+            for st in wanted if isinstance(wanted, list) else [wanted]:
+                if (st in held) != present:
+                    fail(f"{where}: {key}: {name} should {'' if present else 'not '}have "
+                         f"'{st}'; has {held}")
+    for want in exp.get("events") or []:
+        if not any(_event_matches(want, e) for e in events):
+            similar = [e.as_dict() for e in events if e.type == want.get("type")]
+            fail(f"{where}: no event matches {want}; events of that type: {similar or 'none'}")
+    for want in exp.get("no_events") or []:
+        hits = [e.as_dict() for e in events if _event_matches(want, e)]
+        if hits:
+            fail(f"{where}: expected no event matching {want}, got {hits}")
+    if "winner" in exp:
+        got = sorted(s.winners) if s.over else []
+        want = sorted(exp["winner"] or [])
+        if got != want:
+            fail(f"{where}: winner: expected {want}, got {got}"
+                 f"{'' if s.over else ' (the game is not over)'}")
+
+
+def _why(events) -> str:
+    lines = [f"{e.type} {e.data}" for e in events
+             if e.type in ("dies", "saved", "blocked", "no_effect", "eliminated")]
+    return ("\n      " + "\n      ".join(lines)) if lines else ""
+
+
+def run_file(path) -> Report:
+    try:
+        data = load_scenario(path)
+    except ScenarioError as e:
+        return Report(str(path), error=str(e))
+    return play(data, path)
+
+
+def collect(paths) -> list[Path]:
+    out = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out.extend(sorted(p.rglob("*.yaml")) + sorted(p.rglob("*.yml")))
+        else:
+            out.append(p)
+    return out

@@ -1,0 +1,67 @@
+"""Whole games by random legal moves: the demo, the soak tests and the benchmarks.
+
+The random player uses the same commands a host would (``why_not`` then ``submit``), so a
+simulated game is a real game with a real event log.
+"""
+
+from __future__ import annotations
+
+from .engine.dice import Dice
+from .engine.errors import Refused
+from .engine.game import Game
+from .rules import load
+from .rules.setup import deal
+
+NAMES = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Зоя", "Иван", "Кира",
+         "Лев", "Мила", "Нина", "Олег", "Пётр", "Рита", "Семён", "Таня", "Ульяна", "Фёдор"]
+
+
+def new_random_game(ruleset: str, players: int, seed: int, options=None) -> Game:
+    rules = load(ruleset, options)
+    names = NAMES[:players] if players <= len(NAMES) else [f"P{i + 1}" for i in range(players)]
+    return Game(rules, deal(rules, names, seed), seed=seed)
+
+
+def play_phase(g: Game, rng: Dice) -> None:
+    """Random legal moves for the current phase (no resolve)."""
+    s = g.state
+    alive = [p for p in s.order if p.alive]
+    n = len(alive)
+    if s.phase == "day":
+        day = g.rules.day
+        for p in alive:
+            r = rng.below(20)
+            if r == 0:
+                continue
+            if r == 1 and (day.against_all == "every_day"
+                           or (day.against_all == "first_day" and s.number == 1)):
+                target = "against_all"
+            else:
+                target = alive[rng.below(n)].name
+            try:
+                g.vote(p.name, target)
+            except Refused:
+                pass
+    candidates = list(s.order)
+    for p in candidates:
+        for ab in g.abilities_of(p):
+            if ab.phase != s.phase:
+                continue
+            if rng.below(10) == 0:
+                continue
+            for _ in range(3):
+                ts = tuple(alive[rng.below(n)].name for _ in range(ab.targets))
+                if g.why_not(p, ab, ts) is None:
+                    g.emit("action", g.to(p), actor=p.name, ability=ab.id, targets=list(ts),
+                           key=ab.key)
+                    break
+
+
+def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:
+    rng = Dice(seed * 7919 + 1)
+    phases = 0
+    while not g.state.over and phases < max_phases:
+        play_phase(g, rng)
+        g.resolve()
+        phases += 1
+    return g

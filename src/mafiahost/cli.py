@@ -102,14 +102,15 @@ def cmd_run(args) -> int:
 
 def cmd_demo(args) -> int:
     from .render import final_post, phase_post
+    import random
+
     from .sim import new_random_game, play_phase
-    from .engine.dice import Dice
     opts = {}
     for o in args.option or []:
         k, _, v = o.partition("=")
         opts[k] = {"true": True, "false": False}.get(v, v)
-    g = new_random_game(args.ruleset, args.players, args.seed, opts)
-    rng = Dice(args.seed * 7919 + 1)
+    g = new_random_game(args.ruleset, args.players, args.seed, opts, args.mafia)
+    rng = random.Random(args.seed)
     lang = args.lang
     _out(f"== {g.rules.title_ru if lang == 'ru' else g.rules.title_en} — "
          f"{len(g.state.order)} игроков, seed {args.seed} ==")
@@ -143,6 +144,7 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--lang", choices=("ru", "en"), default="ru")
     p.add_argument("--option", action="append", help="ruleset option NAME=VALUE")
+    p.add_argument("--mafia", type=int, help="number of mafia (vanilla)")
     p.add_argument("--max-phases", type=int, default=200)
     args = ap.parse_args(argv)
     try:

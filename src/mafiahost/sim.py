@@ -6,7 +6,8 @@ simulated game is a real game with a real event log.
 
 from __future__ import annotations
 
-from .engine.dice import Dice
+import random
+
 from .engine.errors import Refused
 from .engine.game import Game
 from .rules import load
@@ -16,41 +17,40 @@ NAMES = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор
          "Лев", "Мила", "Нина", "Олег", "Пётр", "Рита", "Семён", "Таня", "Ульяна", "Фёдор"]
 
 
-def new_random_game(ruleset: str, players: int, seed: int, options=None) -> Game:
+def new_random_game(ruleset: str, players: int, seed: int, options=None,
+                    mafia: int | None = None) -> Game:
     rules = load(ruleset, options)
     names = NAMES[:players] if players <= len(NAMES) else [f"P{i + 1}" for i in range(players)]
-    return Game(rules, deal(rules, names, seed), seed=seed)
+    return Game(rules, deal(rules, names, seed, mafia), seed=seed)
 
 
-def play_phase(g: Game, rng: Dice) -> None:
-    """Random legal moves for the current phase (no resolve)."""
+def play_phase(g: Game, rng: random.Random) -> None:
+    """Random legal moves for the current phase (no resolve). ``rng`` is the random
+    players' own generator, not the game's dice."""
     s = g.state
     alive = [p for p in s.order if p.alive]
     n = len(alive)
+    rnd = rng.random
     if s.phase == "day":
         day = g.rules.day
+        aa = day.against_all == "every_day" or (day.against_all == "first_day" and s.number == 1)
         for p in alive:
-            r = rng.below(20)
-            if r == 0:
+            r = rnd()
+            if r < 0.05:
                 continue
-            if r == 1 and (day.against_all == "every_day"
-                           or (day.against_all == "first_day" and s.number == 1)):
-                target = "against_all"
-            else:
-                target = alive[rng.below(n)].name
+            target = "against_all" if aa and r < 0.1 else alive[int(rnd() * n)].name
             try:
                 g.vote(p.name, target)
             except Refused:
                 pass
-    candidates = list(s.order)
-    for p in candidates:
-        for ab in g.abilities_of(p):
-            if ab.phase != s.phase:
-                continue
-            if rng.below(10) == 0:
+    by_phase = g.rules.by_phase
+    phase = s.phase
+    for p in s.order:
+        for ab in by_phase[p.role][phase]:
+            if rnd() < 0.1:
                 continue
             for _ in range(3):
-                ts = tuple(alive[rng.below(n)].name for _ in range(ab.targets))
+                ts = tuple(alive[int(rnd() * n)].name for _ in range(ab.targets))
                 if g.why_not(p, ab, ts) is None:
                     g.emit("action", g.to(p), actor=p.name, ability=ab.id, targets=list(ts),
                            key=ab.key)
@@ -58,7 +58,7 @@ def play_phase(g: Game, rng: Dice) -> None:
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:
-    rng = Dice(seed * 7919 + 1)
+    rng = random.Random(seed)
     phases = 0
     while not g.state.over and phases < max_phases:
         play_phase(g, rng)

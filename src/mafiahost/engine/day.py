@@ -18,11 +18,25 @@ class DayCount:
         self.acquit: set[str] = set()
 
 
+_VOTELESS = ("jailed", "silenced", "absent", "voteless")
+
+
 def vote_loss(g, p):
     """Why ``p`` cannot vote today, or None."""
     s = g.state
     if not p.alive:
-        return (f"«{p.name}» выбыл(а) из игры и не голосует.", f"'{p.name}' is out and cannot vote.")
+        return (f"«{p.name}» выбыл(а) из игры (мёртв или вынесен) и не голосует.",
+                f"'{p.name}' is out of the game (dead or removed) and cannot vote.")
+    st = p.st
+    if not st:
+        return None
+    idx = s.idx
+    for k in _VOTELESS:
+        v = st.get(k)
+        if v is not None and v[0] >= idx:
+            break
+    else:
+        return None
     if s.has(p, "jailed"):
         return (f"«{p.name}» в тюрьме и не голосует.", f"'{p.name}' is in jail and cannot vote.")
     if s.has(p, "silenced"):
@@ -61,8 +75,9 @@ def check_vote(g, p, target):
                     f"{', '.join(q.name for q in s.order)}.",
                     f"There is no player '{target}'.")
         if not t.alive:
-            return (f"«{target}» выбыл(а); голосовать можно только против живых.",
-                    f"'{target}' is out; vote only for living players.")
+            return (f"«{target}» выбыл(а) (мёртв или вынесен); голосовать можно только против "
+                    f"тех, кто в игре.",
+                    f"'{target}' is out (dead or removed); vote only for players in the game.")
     if rules.vote_changes is not None and p.name in s.votes \
             and s.vote_changes.get(p.name, 0) >= rules.vote_changes:
         return (f"Голос можно менять не более {rules.vote_changes} раз(а) за день.",
@@ -86,10 +101,12 @@ def resolve_day(g) -> None:
     s = g.state
     day = g.rules.day
     players = s.players
-    votes = {v: t for v, t in s.votes.items() if vote_loss(g, players[v]) is None}
-    for p in s.order:
-        master = s.status_value(p, "puppet") if p.alive else None
-        if master is not None and vote_loss(g, p) is None:
+    eligible = [p for p in s.order if p.alive and vote_loss(g, p) is None]
+    can = {p.name for p in eligible}
+    votes = {v: t for v, t in s.votes.items() if v in can}
+    for p in eligible:
+        master = s.status_value(p, "puppet") if p.st else None
+        if master is not None:
             if master in votes:
                 votes[p.name] = votes[master]
                 g.emit("puppet_vote", g.to(p), to=p.name, target=votes[master])
@@ -104,7 +121,6 @@ def resolve_day(g) -> None:
         ts = [players[t] for t in a.targets]
         for eff in ab.effects:
             mechanics.MECHANICS[eff.mechanic].fn(dc, actor, ts, eff.params)
-    eligible = [p for p in s.order if p.alive and vote_loss(g, p) is None]
     for_ = {}
     against_all = 0
     cast = 0

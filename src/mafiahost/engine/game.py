@@ -21,6 +21,32 @@ def _names(ps) -> str:
     return ", ".join(p if isinstance(p, str) else p.name for p in ps)
 
 
+def setup_violation(rules: RulesetSpec, roles: list[str]):
+    """The first of the ruleset's setup limits that a list of roles breaks, as (ru, en).
+
+    A limit picks roles by ``role`` or ``tag`` and says ``max`` (at most so many),
+    ``min_players`` (only in games of at least so many players) or ``excludes`` (no role
+    with these tags may be in the same game)."""
+    n = len(roles)
+    specs = rules.roles
+    for lim in rules.setup.get("limits", ()) or ():
+        def picked(r, lim=lim):
+            return r == lim.get("role") or lim.get("tag") in specs[r].tags
+        chosen = [r for r in roles if picked(r)]
+        bad = False
+        if "max" in lim and len(chosen) > lim["max"]:
+            bad = True
+        if "min_players" in lim and chosen and n < lim["min_players"]:
+            bad = True
+        if "excludes" in lim and chosen and any(
+                t in specs[r].tags for r in roles for t in lim["excludes"]):
+            bad = True
+        if bad:
+            return (lim.get("ru", "Расклад ролей нарушает правила."),
+                    lim.get("en", "The role setup breaks the rules."))
+    return None
+
+
 class Game:
     def __init__(self, rules: RulesetSpec, seating: list[tuple[str, str]], seed: int = 0):
         """``rules`` comes with its options already applied (``mafiahost.rules.load``)."""
@@ -38,17 +64,46 @@ class Game:
                     f"Роли «{role}» нет в правилах «{rules.id}»; есть: {_names(rules.roles)}.",
                     f"Ruleset '{rules.id}' has no role '{role}'; it has: {_names(rules.roles)}.")
             rows.append((name, role, spec.faction))
+        why = setup_violation(rules, [r for _, r, _ in rows])
+        if why is not None:
+            raise Refused(*why)
         self.seed = seed
         self.state = State(rows, seed)
         self.events: list[Event] = []
         self.label = ""
         self.emit("game_started", HOST, ruleset=rules.id, version=rules.version,
-                  players=[[n, r] for n, r, _ in rows], options=dict(self.options))
+                  players=[[n, r] for n, r, _ in rows], options=dict(self.options), seed=seed)
         for p in self.state.order:
             for k, v in rules.roles[p.role].initial_status.items():
                 self.set_status(p, k, v)
         self._tell_teams()
         self.start_phase(rules.first_phase, 1)
+
+    @classmethod
+    def replay(cls, rules: RulesetSpec, events: list[Event]) -> "Game":
+        """Rebuild a game from its event list alone (the first event is ``game_started``).
+
+        Nothing is decided again: every roll, death and status comes from the events, so
+        the rebuilt state equals the original one (``tests/test_replay.py`` checks it)."""
+        first = events[0]
+        if first.type != "game_started":
+            raise ValueError("an event list starts with game_started")
+        g = cls.__new__(cls)
+        g.rules = rules
+        g.options = dict(first.data.get("options") or {})
+        g.seed = first.data.get("seed", 0)
+        rows = [(n, r, rules.roles[r].faction) for n, r in first.data["players"]]
+        g.state = State(rows, g.seed)
+        g.events = []
+        g.label = ""
+        for ev in events:
+            g.events.append(ev)
+            f = APPLY.get(ev.type)
+            if f is not None:
+                f(g.state, ev.data)
+            if ev.type == "phase_started":
+                g.label = ev.phase
+        return g
 
     # ---- events --------------------------------------------------------------------
     def emit(self, type: str, audience, **data) -> Event:
@@ -171,8 +226,8 @@ class Game:
         if not p.alive:
             if not (ab.while_dead == "lynched_last_day" and p.how == "lynched"
                     and p.died == s.idx - 1):
-                return (f"«{p.name}» выбыл(а) из игры и больше не ходит.",
-                        f"'{p.name}' is out of the game and cannot act.")
+                return (f"«{p.name}» выбыл(а) из игры (мёртв или вынесен) и больше не ходит.",
+                        f"'{p.name}' is out of the game (dead or removed) and cannot act.")
         elif ab.while_dead is not None:
             return (f"«{ab.name_ru}» можно использовать только после выноса на голосовании.",
                     f"'{ab.name_en}' can only be used after being lynched.")
@@ -189,8 +244,8 @@ class Game:
             return (f"«{p.name}» лишён(а) ночного хода в эту ночь.",
                     f"'{p.name}' has lost this night's action.")
         if ab.requires_status and not s.has(p, ab.requires_status):
-            return (f"«{ab.name_ru}» ещё недоступна: нужно условие «{ab.requires_status}».",
-                    f"'{ab.name_en}' is not available yet: it needs '{ab.requires_status}'.")
+            return (f"«{ab.name_ru}» ещё недоступна: {ab.requires_ru or ab.requires_status}.",
+                    f"'{ab.name_en}' is not available yet: {ab.requires_en or ab.requires_status}.")
         if ab.uses_per_game is not None and s.uses.get((p.name, ab.key), 0) >= ab.uses_per_game:
             return (f"«{ab.name_ru}» можно использовать {ab.uses_per_game} раз(а) за игру; "
                     f"уже использовано.",
@@ -205,8 +260,8 @@ class Game:
         for t in ts:
             tp = players[t]
             if not tp.alive:
-                return (f"«{t}» выбыл(а) из игры; цель должна быть жива.",
-                        f"'{t}' is out of the game; the target must be alive.")
+                return (f"«{t}» выбыл(а) из игры (мёртв или вынесен); цель должна быть в игре.",
+                        f"'{t}' is out of the game (dead or removed); the target must be in it.")
             if t == p.name:
                 if ab.self_target == "forbidden":
                     return (f"«{ab.name_ru}»: нельзя выбрать себя.",

@@ -25,7 +25,8 @@ class AbilitySpec:
         "self_not_twice", "target_faction", "shared", "slot", "constraints",
         "requires_status", "uses_per_game", "while_dead", "blockable", "name_ru",
         "name_en", "text_ru", "text_en", "min_alive_self", "distinct_targets", "owner",
-        "wasted_if_doomed", "key",
+        "wasted_if_doomed", "key", "requires_ru", "requires_en", "mechs", "visits",
+        "counts_out", "cover_aware",
     )
 
     def __init__(self, id: str, **kw):
@@ -44,16 +45,29 @@ class AbilitySpec:
         self.slot: str = kw.get("slot", "main")
         self.constraints: list = kw.get("constraints", [])
         self.requires_status: str | None = kw.get("requires_status")
+        self.requires_ru: str = kw.get("requires_ru", "")   # the condition, in words
+        self.requires_en: str = kw.get("requires_en", "")
         self.uses_per_game: int | None = kw.get("uses_per_game")
         self.while_dead: str | None = kw.get("while_dead")  # None | "lynched_last_day"
         self.blockable: bool = kw.get("blockable", True)
         self.distinct_targets: bool = kw.get("distinct_targets", True)
         self.owner: str | None = kw.get("owner")      # faction owning a shared action
         self.wasted_if_doomed: bool = kw.get("wasted_if_doomed", False)
+        # filled by ``bind``: (Mechanic, params) pairs and what they add up to
+        self.mechs: tuple = ()
+        self.visits = self.counts_out = False
+        self.cover_aware = True
         self.name_ru: str = kw.get("name_ru", id)
         self.name_en: str = kw.get("name_en", id)
         self.text_ru: str = kw.get("text_ru", "")
         self.text_en: str = kw.get("text_en", "")
+
+    def bind(self, registry: dict) -> None:
+        """Resolve effect names to mechanics once, so the night loop does no lookups."""
+        self.mechs = tuple((registry[e.mechanic], e.params) for e in self.effects)
+        self.visits = any(m.visits for m, _ in self.mechs)
+        self.counts_out = any(m.counts_as_out for m, _ in self.mechs)
+        self.cover_aware = all(m.cover_aware for m, _ in self.mechs)
 
 
 class RoleSpec:
@@ -133,7 +147,7 @@ class Succession:
 class RulesetSpec:
     __slots__ = ("id", "version", "title_ru", "title_en", "source", "factions", "roles",
                  "abilities", "steps", "step_index", "day", "options", "successions",
-                 "setup", "first_phase", "choices", "ability_ids")
+                 "setup", "first_phase", "choices", "ability_ids", "by_phase")
 
     def __init__(self, **kw):
         self.id: str = kw["id"]
@@ -153,3 +167,7 @@ class RulesetSpec:
         self.first_phase: str = kw.get("first_phase", "night")
         self.choices: list = kw.get("choices", [])
         self.ability_ids = sorted({a.id for a in self.abilities.values()})
+        # role -> phase -> its ability specs (a lookup table for legal-move generation)
+        self.by_phase = {r: {"night": [], "day": []} for r in self.roles}
+        for spec in self.abilities.values():
+            self.by_phase[spec.key.split(".", 1)[0]][spec.phase].append(spec)

@@ -210,25 +210,17 @@ def perform(n: Night, a: Action) -> None:
     if n.covered.get(actor.name) and visible == a.actor:
         visible = "?"
     n.acted.add(a.seq)
-    for eff in ab.effects:
-        mech = mechanics.MECHANICS[eff.mechanic]
-        if mech.counts_as_out:
-            n.went_out.add(a.actor)
-    if any(mechanics.MECHANICS[e.mechanic].visits for e in ab.effects):
+    if ab.counts_out:
+        n.went_out.add(a.actor)
+    if ab.visits:
         for t in targets:
             n.visits.append((visible, t.name, a.actor))
-    for eff in ab.effects:
-        mech = mechanics.MECHANICS[eff.mechanic]
-        hit = targets
-        if not mech.cover_aware:
-            hit = [t for t in targets if not (n.is_shielded(t) or n.is_covered_against(t, actor))]
-            if len(hit) != len(targets):
-                g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="untouchable")
-                continue
-        elif any(n.is_shielded(t) for t in targets):
+    for mech, params in ab.mechs:
+        if any(n.is_shielded(t) or (not mech.cover_aware and n.is_covered_against(t, actor))
+               for t in targets):
             g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="untouchable")
             continue
-        mech.fn(n, actor, hit, eff.params)
+        mech.fn(n, actor, targets, params)
 
     if targets:
         first = targets[0]

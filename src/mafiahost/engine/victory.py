@@ -17,6 +17,37 @@ _OPS = {">=": int.__ge__, ">": int.__gt__, "<": int.__lt__, "<=": int.__le__,
         "==": int.__eq__}
 
 
+class _Census:
+    """Living players counted by faction and role, made once per check."""
+
+    __slots__ = ("alive", "by_faction", "by_role", "factions", "roles")
+
+    def __init__(self, g, alive):
+        self.alive = alive
+        self.factions = g.rules.factions
+        self.roles = g.rules.roles
+        bf: dict[str, int] = {}
+        br: dict[str, int] = {}
+        for p in alive:
+            bf[p.faction] = bf.get(p.faction, 0) + 1
+            br[p.role] = br.get(p.role, 0) + 1
+        self.by_faction = bf
+        self.by_role = br
+
+    def count(self, group, own, me) -> int:
+        if isinstance(group, list):
+            return sum(self.count(x, own, me) for x in group)
+        if group == "self":
+            return 1 if me is not None else 0
+        if group == "own":
+            return 1 if me is not None else self.by_faction.get(own, 0)
+        if group == "others":
+            return len(self.alive) - self.count("own", own, me)
+        if group in self.factions:
+            return self.by_faction.get(group, 0)
+        return self.by_role.get(group, 0)
+
+
 def _members(g, alive, group, own, me):
     if isinstance(group, list):
         out = []
@@ -35,22 +66,24 @@ def _members(g, alive, group, own, me):
     return [p for p in alive if p.role == group]
 
 
-def holds(g, cond, own, me=None, alive=None) -> bool:
+def holds(g, cond, own, me=None, alive=None, census=None) -> bool:
     if alive is None:
         alive = [p for p in g.state.order if p.alive]
+    if census is None:
+        census = _Census(g, alive)
     (key, arg), = cond.items()
     if key == "all":
-        return all(holds(g, c, own, me, alive) for c in arg)
+        return all(holds(g, c, own, me, alive, census) for c in arg)
     if key == "any":
-        return any(holds(g, c, own, me, alive) for c in arg)
+        return any(holds(g, c, own, me, alive, census) for c in arg)
     if key == "none_alive":
-        return not _members(g, alive, arg, own, me)
+        return census.count(arg, own, me) == 0
     if key == "cmp":
         a, op, b = arg
-        return _OPS[op](len(_members(g, alive, a, own, me)), len(_members(g, alive, b, own, me)))
+        return _OPS[op](census.count(a, own, me), census.count(b, own, me))
     if key == "at_most":
         grp, n = arg
-        return len(_members(g, alive, grp, own, me)) <= n
+        return census.count(grp, own, me) <= n
     if key == "only_with":
         rest = _members(g, alive, "others", own, me)
         grp = _members(g, alive, arg["group"], own, me)
@@ -60,15 +93,56 @@ def holds(g, cond, own, me=None, alive=None) -> bool:
     raise ValueError(f"unknown victory condition {key!r}")
 
 
+def _compile(cond):
+    """A condition tree as a function of (census, own, me); compiled once per tree."""
+    (key, arg), = cond.items()
+    if key in ("all", "any"):
+        parts = [_compile(c) for c in arg]
+        if key == "all":
+            return lambda c, own, me: all(f(c, own, me) for f in parts)
+        return lambda c, own, me: any(f(c, own, me) for f in parts)
+    if key == "none_alive":
+        return lambda c, own, me: c.count(arg, own, me) == 0
+    if key == "cmp":
+        a, op, b = arg
+        f = _OPS[op]
+        return lambda c, own, me: f(c.count(a, own, me), c.count(b, own, me))
+    if key == "at_most":
+        grp, n = arg
+        return lambda c, own, me: c.count(grp, own, me) <= n
+    if key == "only_with":
+        def only_with(c, own, me):
+            rest = [p for p in c.alive if p is not me and (me is not None or p.faction != own)]
+            tag = arg.get("tag_not")
+            grp = arg["group"]
+            return (len(rest) == arg.get("n", 1)
+                    and all(p.faction == grp or p.role == grp for p in rest)
+                    and all(tag not in c.roles[p.role].tags for p in rest))
+        return only_with
+    raise ValueError(f"unknown victory condition {key!r}")
+
+
+_COMPILED: dict[int, tuple] = {}
+
+
+def _compiled(cond):
+    hit = _COMPILED.get(id(cond))
+    if hit is None or hit[0] is not cond:
+        hit = _COMPILED[id(cond)] = (cond, _compile(cond))
+    return hit[1]
+
+
 def winners(g) -> list[str]:
     alive = [p for p in g.state.order if p.alive]
+    census = _Census(g, alive)
     out = []
     for fid, fac in g.rules.factions.items():
+        win = _compiled(fac.win)
         if fac.solo:
             for p in alive:
-                if p.faction == fid and holds(g, fac.win, fid, p, alive):
+                if p.faction == fid and win(census, fid, p):
                     out.append(p.role)
-        elif any(p.faction == fid for p in alive) and holds(g, fac.win, fid, None, alive):
+        elif census.by_faction.get(fid) and win(census, fid, None):
             out.append(fid)
     return out
 

@@ -25,7 +25,8 @@ _TOP = {"id", "version", "title_ru", "title_en", "source", "first_phase", "optio
 _ABILITY = {"ru", "en", "phase", "step", "effects", "targets", "self_target", "not_same_twice",
             "self_not_twice", "target_faction", "shared", "owner", "slot", "constraints",
             "requires_status", "uses_per_game", "while_dead", "blockable", "text_ru",
-            "text_en", "min_alive_self", "distinct_targets", "wasted_if_doomed", "use", "id"}
+            "text_en", "min_alive_self", "distinct_targets", "wasted_if_doomed", "use", "id",
+            "requires_ru", "requires_en"}
 _ROLE = {"ru", "en", "faction", "tags", "abilities", "text_ru", "text_en", "initial_status",
          "appears_as"}
 _FACTION = {"ru", "en", "side", "win", "knows_members", "solo", "goal_ru", "goal_en"}
@@ -224,8 +225,10 @@ def _ability(c, entry, aid, rid, a, step_ids) -> AbilitySpec:
             c.fail(entry, "constraints", f"no constraint '{name}'; known: "
                    f"{', '.join(sorted(CONSTRAINTS))}")
     kw = {k: v for k, v in a.items() if k not in ("ru", "en", "effects", "step")}
-    return AbilitySpec(aid, key=f"{rid}.{aid}", step=step, effects=effects,
+    spec = AbilitySpec(aid, key=f"{rid}.{aid}", step=step, effects=effects,
                        name_ru=a.get("ru", aid), name_en=a.get("en", aid), **kw)
+    spec.bind(MECHANICS)
+    return spec
 
 
 _COND = {"all", "any", "none_alive", "cmp", "at_most", "only_with"}

@@ -7,7 +7,7 @@ from ..engine.errors import Refused
 from ..engine.model import RulesetSpec
 
 
-def role_list(rules: RulesetSpec, n: int) -> list[str]:
+def role_list(rules: RulesetSpec, n: int, mafia: int | None = None) -> list[str]:
     """The roles in an ``n``-player game: every group from the table whose threshold is
     at most ``n``; a single replaces one mafioso from ``single_from`` players; the rest
     are ``fill`` (plain citizens)."""
@@ -17,9 +17,13 @@ def role_list(rules: RulesetSpec, n: int) -> list[str]:
         raise Refused(f"Правила «{rules.id}» рассчитаны на {lo}–{hi} игроков, а не на {n}.",
                       f"Ruleset '{rules.id}' is for {lo}-{hi} players, not {n}.")
     roles: list[str] = []
-    if "mafia" in st:
-        # vanilla: a number of mafia by a simple table: n // 4, at least one
-        roles += ["mafioso"] * max(1, n // 4)
+    if "mafia_per" in st or mafia is not None:
+        # vanilla: M mafia (given, or one per ``mafia_per`` players, at least one)
+        m = mafia if mafia is not None else max(1, n // st.get("mafia_per", 4))
+        if not 1 <= m < n:
+            raise Refused(f"Мафии должно быть от 1 до {n - 1}, а не {m}.",
+                          f"There must be 1 to {n - 1} mafia, not {m}.")
+        roles += ["mafioso"] * m
     for threshold in sorted(int(k) for k in (st.get("roles") or {})):
         if threshold <= n:
             roles += st["roles"][threshold] if threshold in st["roles"] \
@@ -33,9 +37,10 @@ def role_list(rules: RulesetSpec, n: int) -> list[str]:
     return roles
 
 
-def deal(rules: RulesetSpec, names: list[str], seed: int) -> list[tuple[str, str]]:
+def deal(rules: RulesetSpec, names: list[str], seed: int,
+         mafia: int | None = None) -> list[tuple[str, str]]:
     """Seat ``names`` with a fair, seeded shuffle of ``role_list``."""
-    roles = role_list(rules, len(names))
+    roles = role_list(rules, len(names), mafia)
     d = Dice(seed ^ 0x5EED)
     for i in range(len(roles) - 1, 0, -1):
         j = d.below(i + 1)

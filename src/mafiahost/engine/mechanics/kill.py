@@ -76,6 +76,7 @@ def _settle_poisons(n):
             g.emit("poison_foiled", HOST, player=v.name)
             continue
         g.emit("poisoned", HOST, player=v.name, by=actor.name)
+        g.set_status(v, "poisoned", actor.name, until=n.idx + 2)
         g.emit("scheduled", HOST, item={"effect": "delayed_kill", "night_idx": n.idx + 2,
                                         "step": step, "target": v.name, "by": actor.name})
 

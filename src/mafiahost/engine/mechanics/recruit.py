@@ -18,6 +18,7 @@ def recruit(n, actor, targets, params):
     if g.chance(f"recruit {t.name}", params.get("chance", 1.0)):
         team = [p for p in g.faction_members(actor.faction)] + [t]
         g.emit("recruited", g.to(*team), player=t.name, faction=actor.faction, to=t.name)
+        g.set_status(t, "recruited", actor.name)
         g.emit("team", g.to(*team), faction=actor.faction, members=[p.name for p in team])
     else:
         g.emit("recruit_failed", g.to(actor), player=t.name, to=actor.name)

@@ -45,15 +45,28 @@ def play_phase(g: Game, rng: random.Random) -> None:
                 pass
     by_phase = g.rules.by_phase
     phase = s.phase
+    why_not = g.why_not
     for p in s.order:
-        for ab in by_phase[p.role][phase]:
+        abilities = by_phase[p.role][phase]
+        if not abilities or (not p.alive and not any(ab.while_dead for ab in abilities)):
+            continue
+        for ab in abilities:
             if rnd() < 0.1:
                 continue
+            k = ab.targets
+            pool = alive
+            if ab.target_faction == "own":
+                pool = [q for q in alive if q.faction == p.faction]
+            m = len(pool)
+            if not m:
+                continue
             for _ in range(3):
-                ts = tuple(alive[int(rnd() * n)].name for _ in range(ab.targets))
-                if g.why_not(p, ab, ts) is None:
-                    g.emit("action", g.to(p), actor=p.name, ability=ab.id, targets=list(ts),
-                           key=ab.key)
+                if k == 1:
+                    ts = (pool[int(rnd() * m)].name,)
+                else:
+                    ts = tuple(pool[int(rnd() * m)].name for _ in range(k))
+                if why_not(p, ab, ts) is None:
+                    g.record(p, ab, ts)
                     break
 
 

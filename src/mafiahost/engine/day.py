@@ -86,10 +86,26 @@ def check_vote(g, p, target):
 
 
 def mark_absent(g, p):
+    """A player who did not post in the day's first stage: loses the vote and the next
+    night's move, gets a vote against himself; absent two days running, the host removes
+    him (мастерский произвол)."""
+    from .errors import Refused
     s = g.state
+    if not g.rules.day.absent_rule:
+        raise Refused(f"В правилах «{g.rules.id}» нет правила о неотписавшихся.",
+                      f"Ruleset '{g.rules.id}' has no rule for absent players.")
     if s.phase != "day":
-        from .errors import Refused
         raise Refused("Неотписавшихся отмечают днём.", "Absent players are marked by day.")
+    if not p.alive:
+        raise Refused(f"«{p.name}» уже выбыл(а).", f"'{p.name}' is already out.")
+    if s.has(p, "absent"):
+        raise Refused(f"«{p.name}» уже отмечен(а) как неотписавшийся.",
+                      f"'{p.name}' is already marked absent.")
+    streak = s.status_value(p, "absent_streak", 0) + 1
+    g.set_status(p, "absent_streak", streak, until=s.idx + 2)
+    if streak >= 2:
+        g.eliminate(p, "host", why="absent_twice")
+        return
     g.set_status(p, "absent", True, until=s.idx)
     g.set_status(p, "no_action", True, until=s.idx + 1)
     g.emit("vote_lost", PUBLIC, player=p.name, why="absent")

@@ -71,6 +71,7 @@ class Game:
         self.state = State(rows, seed)
         self.events: list[Event] = []
         self.label = ""
+        self.checked_census = -1
         self.emit("game_started", HOST, ruleset=rules.id, version=rules.version,
                   players=[[n, r] for n, r, _ in rows], options=dict(self.options), seed=seed)
         for p in self.state.order:
@@ -96,6 +97,7 @@ class Game:
         g.state = State(rows, g.seed)
         g.events = []
         g.label = ""
+        g.checked_census = -1
         for ev in events:
             g.events.append(ev)
             f = APPLY.get(ev.type)
@@ -211,8 +213,7 @@ class Game:
         why = self.why_not(p, ab, ts)
         if why is not None:
             raise Refused(*why)
-        return self.emit("action", self.to(p), actor=p.name, ability=ab.id, targets=list(ts),
-                         key=ab.key)
+        return self.record(p, ab, ts)
 
     def why_not(self, p: Player, ab: AbilitySpec, ts: tuple):
         """None when ``p`` may use ``ab`` on ``ts`` now, else (ru, en) sentences."""
@@ -285,30 +286,34 @@ class Game:
             if ab.self_not_twice and ts[0] == p.name and s.has(p, "self:" + ab.id):
                 return (f"«{ab.name_ru}»: себя можно выбрать не более одного раза подряд.",
                         f"'{ab.name_en}': yourself at most once in a row.")
-        mine = s.day_actions if s.phase == "day" else s.pending
-        abilities = rules.abilities
-        if ab.shared:
-            owner = ab.owner or p.faction
-            for a in mine:
-                other = abilities[a.ability]
-                if other.id == ab.id and (other.owner or players[a.actor].faction) == owner:
-                    return (f"«{ab.name_ru}»: у группировки один такой ход за ночь, он уже "
-                            f"сделан ({a.actor}).",
-                            f"'{ab.name_en}': one per faction a night, already sent by {a.actor}.")
-        else:
-            for a in mine:
-                if a.actor == p.name and abilities[a.ability].slot == ab.slot \
-                        and not abilities[a.ability].shared:
-                    return (f"«{p.name}» уже сделал(а) ход в этой фазе ({a.ability}); второй "
-                            f"не принимается.",
-                            f"'{p.name}' already acted this phase ({a.ability}); "
-                            f"a second move is not taken.")
+        a = s.slots.get(self.slot_of(p, ab))
+        if a is not None:
+            if ab.shared:
+                return (f"«{ab.name_ru}»: у группировки один такой ход за ночь, он уже "
+                        f"сделан ({a.actor}).",
+                        f"'{ab.name_en}': one per faction a night, already sent by {a.actor}.")
+            return (f"«{p.name}» уже сделал(а) ход в этой фазе "
+                    f"({rules.abilities[a.ability].id}); второй не принимается.",
+                    f"'{p.name}' already acted this phase ({rules.abilities[a.ability].id}); "
+                    f"a second move is not taken.")
         for c in ab.constraints:
             name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
             why = mechanics.CONSTRAINTS[name](self, p, ab, ts, params or {})
             if why is not None:
                 return why
         return None
+
+    @staticmethod
+    def slot_of(p: Player, ab: AbilitySpec) -> tuple:
+        """The one-move-per-phase slot a move fills: the player's, or his faction's."""
+        if ab.shared:
+            return ("faction", ab.owner or p.faction, ab.id)
+        return (p.name, ab.slot)
+
+    def record(self, p: Player, ab: AbilitySpec, ts) -> Event:
+        """Record a move already judged legal by ``why_not``."""
+        return self.emit("action", (p.name,), actor=p.name, ability=ab.id, targets=list(ts),
+                         key=ab.key, slot=list(self.slot_of(p, ab)))
 
     def vote(self, voter: str, target: str) -> Event:
         from .day import check_vote
@@ -397,5 +402,21 @@ class Game:
             for q in shown:
                 self.emit("team", self.to(q), to=q.name, faction=fid, members=names)
 
-    def legal_targets(self, p: Player, ab: AbilitySpec) -> list[Player]:
-        return [q for q in self.state.order if q.alive]
+    def legal_moves(self, name: str) -> list[tuple[str, tuple]]:
+        """Every (ability, targets) the player may send now: what a move form offers."""
+        from itertools import product
+        p = self.player(name)
+        alive = [q.name for q in self.state.order if q.alive]
+        out = []
+        for ab in self.rules.by_phase[p.role].get(self.state.phase, ()):
+            for ts in product(alive, repeat=ab.targets):
+                if self.why_not(p, ab, ts) is None:
+                    out.append((ab.id, ts))
+        return out
+
+    def view(self, name: str | None) -> list[Event]:
+        """The events ``name`` may see (``None``: the public). Checks show what the rules
+        make the checker see, never the truth, because only those events exist."""
+        if name is not None:
+            self.player(name)
+        return [e for e in self.events if e.visible_to(name)]

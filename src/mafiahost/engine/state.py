@@ -39,7 +39,7 @@ class Action:
 class State:
     __slots__ = ("players", "order", "idx", "phase", "number", "pending", "votes",
                  "vote_changes", "day_actions", "counters", "schedule", "dice", "over",
-                 "winners", "seq", "uses")
+                 "winners", "seq", "uses", "slots", "census")
 
     def __init__(self, seating: list[tuple[str, str, str]], seed: int):
         self.players: dict[str, Player] = {}
@@ -62,6 +62,9 @@ class State:
         self.winners: list[str] = []
         self.seq = 0
         self.uses: dict[tuple[str, str], int] = {}
+        # this phase's moves by slot: (actor, slot) or ("faction", owner, ability id)
+        self.slots: dict[tuple, Action] = {}
+        self.census = 0          # bumped when who is alive, or on which side, changes
 
     def has(self, p: Player, status: str) -> bool:
         v = p.st.get(status)
@@ -82,6 +85,7 @@ def _phase_started(s: State, d: dict) -> None:
     s.phase = d["phase"]
     s.number = d["number"]
     s.pending = []
+    s.slots = {}
     s.votes = {}
     s.vote_changes = {}
     s.day_actions = []
@@ -101,6 +105,9 @@ def _action(s: State, d: dict) -> None:
         s.pending.append(a)
     key = (d["actor"], d["key"])
     s.uses[key] = s.uses.get(key, 0) + 1
+    slot = d.get("slot")
+    if slot is not None:
+        s.slots[tuple(slot)] = a
 
 
 def _vote(s: State, d: dict) -> None:
@@ -120,17 +127,21 @@ def _status_cleared(s: State, d: dict) -> None:
 
 def _role_changed(s: State, d: dict) -> None:
     s.players[d["player"]].role = d["role"]
+    s.census += 1
 
 
 def _faction_changed(s: State, d: dict) -> None:
     s.players[d["player"]].faction = d["faction"]
+    s.census += 1
 
 
 def _recruited(s: State, d: dict) -> None:
     s.players[d["player"]].faction = d["faction"]
+    s.census += 1
 
 
 def _eliminated(s: State, d: dict) -> None:
+    s.census += 1
     p = s.players[d["player"]]
     p.alive = False
     p.died = s.idx

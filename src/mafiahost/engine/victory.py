@@ -148,7 +148,14 @@ def winners(g) -> list[str]:
 
 
 def check(g) -> bool:
-    """Emit ``game_over`` and return True when the game has ended."""
+    """Emit ``game_over`` and return True when the game has ended.
+
+    Winning depends only on who is alive and on which side, so nothing is evaluated when
+    that has not changed since the last check."""
+    s = g.state
+    if s.census == g.checked_census:
+        return False
+    g.checked_census = s.census
     w = winners(g)
     if w or not any(p.alive for p in g.state.order):
         g.emit("game_over", PUBLIC, winners=w)

@@ -101,9 +101,9 @@ def cmd_run(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from .render import final_post, phase_post
     import random
 
+    from .render import final_post, phase_post
     from .sim import new_random_game, play_phase
     opts = {}
     for o in args.option or []:

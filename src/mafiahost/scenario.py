@@ -88,7 +88,7 @@ def _match(want, got) -> bool:
     if isinstance(want, list) and isinstance(got, (list, tuple)):
         if len(want) != len(got):
             return False
-        return all(_match(w, g) for w, g in zip(want, got)) or \
+        return all(_match(w, g) for w, g in zip(want, got, strict=True)) or \
             sorted(map(str, want)) == sorted(map(str, got))
     if isinstance(want, dict) and isinstance(got, dict):
         return all(k in got and _match(v, got[k]) for k, v in want.items())

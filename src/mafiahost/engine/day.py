@@ -10,7 +10,7 @@ SPECIAL = ("against_all", "abstain")
 
 
 class DayCount:
-    __slots__ = ("g", "votes", "acquit")
+    __slots__ = ("acquit", "g", "votes")
 
     def __init__(self, g, votes):
         self.g = g

@@ -14,7 +14,7 @@ _INC = 1442695040888963407
 
 
 class Dice:
-    __slots__ = ("state", "forced")
+    __slots__ = ("forced", "state")
 
     def __init__(self, seed: int = 0):
         self.state = 0

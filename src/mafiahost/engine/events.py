@@ -13,7 +13,7 @@ HOST = "host"
 
 
 class Event:
-    __slots__ = ("type", "phase", "audience", "data")
+    __slots__ = ("audience", "data", "phase", "type")
 
     def __init__(self, type: str, phase: str, audience, data: dict):
         self.type = type

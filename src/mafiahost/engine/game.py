@@ -81,7 +81,7 @@ class Game:
         self.start_phase(rules.first_phase, 1)
 
     @classmethod
-    def replay(cls, rules: RulesetSpec, events: list[Event]) -> "Game":
+    def replay(cls, rules: RulesetSpec, events: list[Event]) -> Game:
         """Rebuild a game from its event list alone (the first event is ``game_started``).
 
         Nothing is decided again: every roll, death and status comes from the events, so
@@ -135,9 +135,9 @@ class Game:
         if dice.forced:
             f = dice.forced.pop(0)
             if f not in options:
-                raise Refused(
-                    f"Заданный результат броска «{f}» не из возможных: {_names(map(str, options))}.",
-                    f"Forced roll '{f}' is not one of: {_names(map(str, options))}.")
+                allowed = _names(map(str, options))
+                raise Refused(f"Заданный результат броска «{f}» не из возможных: {allowed}.",
+                              f"Forced roll '{f}' is not one of: {allowed}.")
             result = f
         self.emit("roll", HOST, why=why, options=list(options), result=result,
                   _state=dice.state)

@@ -11,7 +11,7 @@ from __future__ import annotations
 class Effect:
     """One mechanic applied by an ability, with its parameters."""
 
-    __slots__ = ("mechanic", "params", "fn")
+    __slots__ = ("fn", "mechanic", "params")
 
     def __init__(self, mechanic: str, params: dict, fn=None):
         self.mechanic = mechanic
@@ -21,12 +21,37 @@ class Effect:
 
 class AbilitySpec:
     __slots__ = (
-        "id", "phase", "step", "effects", "targets", "self_target", "not_same_twice",
-        "self_not_twice", "target_faction", "shared", "slot", "constraints",
-        "requires_status", "uses_per_game", "while_dead", "blockable", "name_ru",
-        "name_en", "text_ru", "text_en", "min_alive_self", "distinct_targets", "owner",
-        "wasted_if_doomed", "key", "requires_ru", "requires_en", "mechs", "visits",
-        "counts_out", "cover_aware",
+        "blockable",
+        "constraints",
+        "counts_out",
+        "cover_aware",
+        "distinct_targets",
+        "effects",
+        "id",
+        "key",
+        "mechs",
+        "min_alive_self",
+        "name_en",
+        "name_ru",
+        "not_same_twice",
+        "owner",
+        "phase",
+        "requires_en",
+        "requires_ru",
+        "requires_status",
+        "self_not_twice",
+        "self_target",
+        "shared",
+        "slot",
+        "step",
+        "target_faction",
+        "targets",
+        "text_en",
+        "text_ru",
+        "uses_per_game",
+        "visits",
+        "wasted_if_doomed",
+        "while_dead",
     )
 
     def __init__(self, id: str, **kw):
@@ -71,8 +96,18 @@ class AbilitySpec:
 
 
 class RoleSpec:
-    __slots__ = ("id", "name_ru", "name_en", "faction", "tags", "abilities", "text_ru",
-                 "text_en", "initial_status", "appears_as")
+    __slots__ = (
+        "abilities",
+        "appears_as",
+        "faction",
+        "id",
+        "initial_status",
+        "name_en",
+        "name_ru",
+        "tags",
+        "text_en",
+        "text_ru",
+    )
 
     def __init__(self, id, name_ru, name_en, faction, tags=(), abilities=(), text_ru="",
                  text_en="", initial_status=None, appears_as=None):
@@ -89,8 +124,17 @@ class RoleSpec:
 
 
 class FactionSpec:
-    __slots__ = ("id", "name_ru", "name_en", "side", "win", "knows_members", "solo",
-                 "goal_ru", "goal_en")
+    __slots__ = (
+        "goal_en",
+        "goal_ru",
+        "id",
+        "knows_members",
+        "name_en",
+        "name_ru",
+        "side",
+        "solo",
+        "win",
+    )
 
     def __init__(self, id, name_ru, name_en, side, win, knows_members=False, solo=False,
                  goal_ru="", goal_en=""):
@@ -106,7 +150,7 @@ class FactionSpec:
 
 
 class StepSpec:
-    __slots__ = ("id", "name_ru", "name_en", "simultaneous")
+    __slots__ = ("id", "name_en", "name_ru", "simultaneous")
 
     def __init__(self, id, name_ru="", name_en="", simultaneous=False):
         self.id = str(id)
@@ -116,8 +160,17 @@ class StepSpec:
 
 
 class DayRules:
-    __slots__ = ("against_all", "against_all_share", "quorum", "nonvoters_against_self",
-                 "absent_rule", "tie", "tie_shield_times", "vote_changes", "judge_fallback")
+    __slots__ = (
+        "absent_rule",
+        "against_all",
+        "against_all_share",
+        "judge_fallback",
+        "nonvoters_against_self",
+        "quorum",
+        "tie",
+        "tie_shield_times",
+        "vote_changes",
+    )
 
     def __init__(self, **kw):
         self.against_all: str = kw.get("against_all", "never")   # never | first_day | every_day
@@ -134,7 +187,7 @@ class DayRules:
 class Succession:
     """When ``when_dies`` (a role) leaves, a living ``heir`` (a role) changes role."""
 
-    __slots__ = ("when_dies", "heir", "becomes", "if_status", "otherwise")
+    __slots__ = ("becomes", "heir", "if_status", "otherwise", "when_dies")
 
     def __init__(self, when_dies, heir, becomes, if_status=None, otherwise=None):
         self.when_dies = when_dies
@@ -145,9 +198,26 @@ class Succession:
 
 
 class RulesetSpec:
-    __slots__ = ("id", "version", "title_ru", "title_en", "source", "factions", "roles",
-                 "abilities", "steps", "step_index", "day", "options", "successions",
-                 "setup", "first_phase", "choices", "ability_ids", "by_phase")
+    __slots__ = (
+        "abilities",
+        "ability_ids",
+        "by_phase",
+        "choices",
+        "day",
+        "factions",
+        "first_phase",
+        "id",
+        "options",
+        "roles",
+        "setup",
+        "source",
+        "step_index",
+        "steps",
+        "successions",
+        "title_en",
+        "title_ru",
+        "version",
+    )
 
     def __init__(self, **kw):
         self.id: str = kw["id"]

@@ -16,12 +16,12 @@ from .state import Action, Player
 
 
 class Attack:
-    __slots__ = ("attacker", "target", "kind", "cause", "at_lover")
+    __slots__ = ("at_lover", "attacker", "cause", "kind", "target")
 
     def __init__(self, attacker, target, kind, cause, at_lover=False):
         self.attacker = attacker   # Player or None
         self.target = target       # Player
-        self.kind = kind           # direct | delayed | suicide | sure
+        self.kind = kind           # direct | delayed | suicide | sure | now
         self.cause = cause         # ability id or rule that made the attack
         self.at_lover = at_lover
 
@@ -29,9 +29,29 @@ class Attack:
 class Night:
     """Everything the night's steps tell each other."""
 
-    __slots__ = ("g", "s", "idx", "attacks", "visits", "redirects", "went_out", "partners",
-                 "guests", "heals", "guards", "poisons", "dead_now", "blocked_by", "covered",
-                 "protected", "framed", "dying", "acted", "current", "watchers")
+    __slots__ = (
+        "acted",
+        "attacks",
+        "blocked_by",
+        "covered",
+        "current",
+        "dead_now",
+        "dying",
+        "framed",
+        "g",
+        "guards",
+        "guests",
+        "heals",
+        "idx",
+        "partners",
+        "poisons",
+        "protected",
+        "redirects",
+        "s",
+        "visits",
+        "watchers",
+        "went_out",
+    )
 
     def __init__(self, g):
         self.g = g
@@ -81,7 +101,7 @@ class Night:
     def kill_now(self, target: Player, cause: str) -> None:
         """A death that happens at once (step 0): the victim's own action is lost."""
         self.dead_now.add(target.name)
-        self.attack(None, target, "sure", cause)
+        self.attack(None, target, "now", cause)
 
     # ---- settling attacks ------------------------------------------------------------
     def would_die(self, p: Player) -> bool:
@@ -94,13 +114,15 @@ class Night:
     def _lethal(self, a: Attack, commit: bool) -> bool:
         t = a.target
         g = self.g
-        if a.kind in ("sure", "suicide"):
+        if a.kind in ("suicide", "now"):   # the shooter's own death; a death already done
             return True
         if self.is_shielded(t) or self.is_covered_against(t, a.attacker):
             if commit:
                 g.emit("saved", HOST, player=t.name, by="shield" if self.is_shielded(t)
                        else self.covered[t.name], cause=a.cause)
             return False
+        if a.kind == "sure":            # only immunity stops it (the guard's last stand)
+            return True
         if a.kind == "direct":
             if t.name in self.guests.values() and not a.at_lover:
                 if commit:

@@ -12,7 +12,7 @@ FOREVER = 1 << 30
 
 
 class Player:
-    __slots__ = ("name", "seat", "role", "faction", "alive", "st", "died", "how")
+    __slots__ = ("alive", "died", "faction", "how", "name", "role", "seat", "st")
 
     def __init__(self, name: str, seat: int, role: str, faction: str):
         self.name = name
@@ -27,7 +27,7 @@ class Player:
 
 
 class Action:
-    __slots__ = ("seq", "actor", "ability", "targets")
+    __slots__ = ("ability", "actor", "seq", "targets")
 
     def __init__(self, seq: int, actor: str, ability: str, targets: tuple):
         self.seq = seq
@@ -37,9 +37,26 @@ class Action:
 
 
 class State:
-    __slots__ = ("players", "order", "idx", "phase", "number", "pending", "votes",
-                 "vote_changes", "day_actions", "counters", "schedule", "dice", "over",
-                 "winners", "seq", "uses", "slots", "census")
+    __slots__ = (
+        "census",
+        "counters",
+        "day_actions",
+        "dice",
+        "idx",
+        "number",
+        "order",
+        "over",
+        "pending",
+        "phase",
+        "players",
+        "schedule",
+        "seq",
+        "slots",
+        "uses",
+        "vote_changes",
+        "votes",
+        "winners",
+    )
 
     def __init__(self, seating: list[tuple[str, str, str]], seed: int):
         self.players: dict[str, Player] = {}

@@ -5,13 +5,13 @@ Only public events make a post: what a player may not know never reaches a post.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import yaml
 
 
-@lru_cache(maxsize=None)
+@cache
 def messages(lang: str) -> dict:
     data = yaml.safe_load((Path(__file__).parent / "messages.yaml").read_text(encoding="utf-8"))
     return data[lang]

@@ -12,8 +12,16 @@ import yaml
 
 from ..engine.errors import RulesetError
 from ..engine.mechanics import CONSTRAINTS, MECHANICS, load_all
-from ..engine.model import (AbilitySpec, DayRules, Effect, FactionSpec, RoleSpec,
-                            RulesetSpec, StepSpec, Succession)
+from ..engine.model import (
+    AbilitySpec,
+    DayRules,
+    Effect,
+    FactionSpec,
+    RoleSpec,
+    RulesetSpec,
+    StepSpec,
+    Succession,
+)
 
 load_all()
 
@@ -236,7 +244,8 @@ _COND = {"all", "any", "none_alive", "cmp", "at_most", "only_with"}
 
 def _check_condition(c, entry, cond):
     if not isinstance(cond, dict) or len(cond) != 1:
-        c.fail(entry, "win", "a condition is a mapping with one key of: " + ", ".join(sorted(_COND)))
+        c.fail(entry, "win", "a condition is a mapping with one key of: "
+               + ", ".join(sorted(_COND)))
     (k, v), = cond.items()
     if k not in _COND:
         c.fail(entry, "win", f"unknown condition '{k}'; use one of: {', '.join(sorted(_COND))}")

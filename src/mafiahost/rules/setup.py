@@ -45,4 +45,4 @@ def deal(rules: RulesetSpec, names: list[str], seed: int,
     for i in range(len(roles) - 1, 0, -1):
         j = d.below(i + 1)
         roles[i], roles[j] = roles[j], roles[i]
-    return list(zip(names, roles))
+    return list(zip(names, roles, strict=True))

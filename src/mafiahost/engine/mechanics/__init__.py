@@ -21,7 +21,7 @@ GUARD_SETTLE = None        # set by protect.py: how a guard meets an attack at d
 
 
 class Mechanic:
-    __slots__ = ("name", "fn", "cover_aware", "visits", "counts_as_out")
+    __slots__ = ("counts_as_out", "cover_aware", "fn", "name", "visits")
 
     def __init__(self, name, fn, cover_aware, visits, counts_as_out):
         self.name = name

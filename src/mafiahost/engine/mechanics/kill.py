@@ -68,7 +68,7 @@ def poison(n, actor, targets, params):
 @at_dawn
 def _settle_poisons(n):
     g = n.g
-    for actor, v, step, params in n.poisons:
+    for actor, v, step, _params in n.poisons:
         if any(hp.get("cures_poison") for _, hp in n.heals.get(v.name, ())):
             g.emit("cured", HOST, player=v.name)
             continue

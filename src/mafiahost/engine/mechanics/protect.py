@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from .. import mechanics
 from ..events import HOST
 from . import mechanic
-from .. import mechanics
 
 
 @mechanic("heal")

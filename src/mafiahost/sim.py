@@ -45,13 +45,13 @@ def play_phase(g: Game, rng: random.Random) -> None:
                 pass
     by_phase = g.rules.by_phase
     phase = s.phase
-    why_not = g.why_not
+    why_not_targets = g.why_not_targets
     for p in s.order:
         abilities = by_phase[p.role][phase]
         if not abilities or (not p.alive and not any(ab.while_dead for ab in abilities)):
             continue
         for ab in abilities:
-            if rnd() < 0.1:
+            if rnd() < 0.1 or g.why_not_actor(p, ab) is not None:
                 continue
             k = ab.targets
             pool = alive
@@ -65,7 +65,7 @@ def play_phase(g: Game, rng: random.Random) -> None:
                     ts = (pool[int(rnd() * m)].name,)
                 else:
                     ts = tuple(pool[int(rnd() * m)].name for _ in range(k))
-                if why_not(p, ab, ts) is None:
+                if why_not_targets(p, ab, ts) is None:
                     g.record(p, ab, ts)
                     break
 

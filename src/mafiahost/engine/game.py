@@ -9,9 +9,11 @@ and applies it to the state (``engine.state.APPLY``). A refused command raises
 from __future__ import annotations
 
 from . import mechanics, victory
+from .day import check_vote, mark_absent, resolve_day
 from .errors import Refused
 from .events import HOST, PUBLIC, Event
 from .model import AbilitySpec, RulesetSpec
+from .night import resolve_night
 from .state import APPLY, FOREVER, Player, State
 
 mechanics.load_all()
@@ -217,13 +219,25 @@ class Game:
 
     def why_not(self, p: Player, ab: AbilitySpec, ts: tuple):
         """None when ``p`` may use ``ab`` on ``ts`` now, else (ru, en) sentences."""
+        why = self.why_not_actor(p, ab)
+        if why is None:
+            why = self.why_not_targets(p, ab, ts)
+        return why
+
+    def why_not_actor(self, p: Player, ab: AbilitySpec):
+        """The checks that do not depend on the targets: may ``p`` use ``ab`` at all now?"""
         s = self.state
         rules = self.rules
-        role = rules.roles[p.role]
-        if ab.key != f"{p.role}.{ab.id}":
+        if ab.role != p.role:
+            role = rules.roles[p.role]
             own = _names(role.abilities) or "нет"
             return (f"У роли «{role.name_ru}» нет способности «{ab.id}»; её способности: {own}.",
                     f"Role '{role.name_en}' has no ability '{ab.id}'; its abilities: {own}.")
+        if ab.phase != s.phase:
+            when = "ночью" if ab.phase == "night" else "днём"
+            now = "ночь" if s.phase == "night" else "день"
+            return (f"«{ab.name_ru}» действует только {when}, а сейчас {now}.",
+                    f"'{ab.name_en}' is a {ab.phase} ability and it is {s.phase} now.")
         if not p.alive:
             if not (ab.while_dead == "lynched_last_day" and p.how == "lynched"
                     and p.died == s.idx - 1):
@@ -232,25 +246,43 @@ class Game:
         elif ab.while_dead is not None:
             return (f"«{ab.name_ru}» можно использовать только после выноса на голосовании.",
                     f"'{ab.name_en}' can only be used after being lynched.")
-        if ab.phase != s.phase:
-            when = "ночью" if ab.phase == "night" else "днём"
-            now = "ночь" if s.phase == "night" else "день"
-            return (f"«{ab.name_ru}» действует только {when}, а сейчас {now}.",
-                    f"'{ab.name_en}' is a {ab.phase} ability and it is {s.phase} now.")
-        if s.has(p, "jailed"):
-            return (f"«{p.name}» в тюрьме: заключённые не голосуют, не стреляют и не "
-                    f"пользуются способностями.",
-                    f"'{p.name}' is in jail: prisoners cannot vote, shoot or use abilities.")
-        if s.has(p, "no_action") and ab.phase == "night":
-            return (f"«{p.name}» лишён(а) ночного хода в эту ночь.",
-                    f"'{p.name}' has lost this night's action.")
-        if ab.requires_status and not s.has(p, ab.requires_status):
-            return (f"«{ab.name_ru}» ещё недоступна: {ab.requires_ru or ab.requires_status}.",
-                    f"'{ab.name_en}' is not available yet: {ab.requires_en or ab.requires_status}.")
+        if p.st and (s.has(p, "jailed") or s.has(p, "no_action")
+                     or ab.requires_status and not s.has(p, ab.requires_status)) \
+                or ab.requires_status and not p.st:
+            return self._status_refusal(p, ab)
         if ab.uses_per_game is not None and s.uses.get((p.name, ab.key), 0) >= ab.uses_per_game:
             return (f"«{ab.name_ru}» можно использовать {ab.uses_per_game} раз(а) за игру; "
                     f"уже использовано.",
                     f"'{ab.name_en}' can be used {ab.uses_per_game} time(s) a game; used up.")
+        a = s.slots.get(("faction", ab.owner or p.faction, ab.id) if ab.shared
+                        else (p.name, ab.slot))
+        if a is not None:
+            if ab.shared:
+                return (f"«{ab.name_ru}»: у группировки один такой ход за ночь, он уже "
+                        f"сделан ({a.actor}).",
+                        f"'{ab.name_en}': one per faction a night, already sent by {a.actor}.")
+            return (f"«{p.name}» уже сделал(а) ход в этой фазе "
+                    f"({rules.abilities[a.ability].id}); второй не принимается.",
+                    f"'{p.name}' already acted this phase ({rules.abilities[a.ability].id}); "
+                    f"a second move is not taken.")
+        return None
+
+    def _status_refusal(self, p: Player, ab: AbilitySpec):
+        s = self.state
+        if s.has(p, "jailed"):
+            return (f"«{p.name}» в тюрьме: заключённые не голосуют, не стреляют и не "
+                    f"пользуются способностями.",
+                    f"'{p.name}' is in jail: prisoners cannot vote, shoot or use abilities.")
+        if s.has(p, "no_action"):
+            return (f"«{p.name}» лишён(а) ночного хода в эту ночь.",
+                    f"'{p.name}' has lost this night's action.")
+        return (f"«{ab.name_ru}» ещё недоступна: {ab.requires_ru or ab.requires_status}.",
+                f"'{ab.name_en}' is not available yet: {ab.requires_en or ab.requires_status}.")
+
+    def why_not_targets(self, p: Player, ab: AbilitySpec, ts: tuple):
+        """The checks on the targets, and the ability's named constraints."""
+        s = self.state
+        rules = self.rules
         if len(ts) != ab.targets:
             return (f"«{ab.name_ru}» требует целей: {ab.targets}, указано: {len(ts)}.",
                     f"'{ab.name_en}' takes {ab.targets} target(s), got {len(ts)}.")
@@ -286,16 +318,6 @@ class Game:
             if ab.self_not_twice and ts[0] == p.name and s.has(p, "self:" + ab.id):
                 return (f"«{ab.name_ru}»: себя можно выбрать не более одного раза подряд.",
                         f"'{ab.name_en}': yourself at most once in a row.")
-        a = s.slots.get(self.slot_of(p, ab))
-        if a is not None:
-            if ab.shared:
-                return (f"«{ab.name_ru}»: у группировки один такой ход за ночь, он уже "
-                        f"сделан ({a.actor}).",
-                        f"'{ab.name_en}': one per faction a night, already sent by {a.actor}.")
-            return (f"«{p.name}» уже сделал(а) ход в этой фазе "
-                    f"({rules.abilities[a.ability].id}); второй не принимается.",
-                    f"'{p.name}' already acted this phase ({rules.abilities[a.ability].id}); "
-                    f"a second move is not taken.")
         for c in ab.constraints:
             name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
             why = mechanics.CONSTRAINTS[name](self, p, ab, ts, params or {})
@@ -316,7 +338,6 @@ class Game:
                          key=ab.key, slot=list(self.slot_of(p, ab)))
 
     def vote(self, voter: str, target: str) -> Event:
-        from .day import check_vote
         p = self.player(voter)
         why = check_vote(self, p, target)
         if why is not None:
@@ -325,7 +346,6 @@ class Game:
 
     def mark_absent(self, name: str) -> None:
         """Day rule: a player who did not post in the day's first stage."""
-        from .day import mark_absent
         mark_absent(self, self.player(name))
 
     def excuse(self, name: str) -> None:
@@ -352,11 +372,9 @@ class Game:
         start = len(self.events)
         s = self.state
         if s.phase == "night":
-            from .night import resolve_night
             resolve_night(self)
             nxt = ("day", s.number)
         else:
-            from .day import resolve_day
             resolve_day(self)
             nxt = ("night", s.number + 1 if self.rules.first_phase == "night" else s.number)
         if not victory.check(self):
@@ -409,6 +427,8 @@ class Game:
         alive = [q.name for q in self.state.order if q.alive]
         out = []
         for ab in self.rules.by_phase[p.role].get(self.state.phase, ()):
+            if self.why_not_actor(p, ab) is not None:
+                continue
             for ts in product(alive, repeat=ab.targets):
                 if self.why_not(p, ab, ts) is None:
                     out.append((ab.id, ts))

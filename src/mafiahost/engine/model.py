@@ -25,6 +25,7 @@ class AbilitySpec:
         "constraints",
         "counts_out",
         "cover_aware",
+        "role",
         "distinct_targets",
         "effects",
         "id",
@@ -57,6 +58,7 @@ class AbilitySpec:
     def __init__(self, id: str, **kw):
         self.id = id
         self.key: str = kw.get("key", id)   # "role.ability": abilities are per role
+        self.role: str = self.key.split(".", 1)[0] if "." in self.key else ""
         self.phase = kw.get("phase", "night")          # "night" | "day"
         self.step = kw.get("step")                     # night step id, or None for day
         self.effects: list[Effect] = kw.get("effects", [])

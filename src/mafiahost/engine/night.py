@@ -30,7 +30,6 @@ class Night:
     """Everything the night's steps tell each other."""
 
     __slots__ = (
-        "acted",
         "attacks",
         "blocked_by",
         "covered",
@@ -72,7 +71,6 @@ class Night:
         self.protected: set[str] = set()       # untouchable by kills (beauty)
         self.framed: set[str] = set()
         self.dying: set[str] = set()
-        self.acted: set[int] = set()
         self.current: Action | None = None
         self.watchers: list[tuple] = []        # (watcher name, target name)
 
@@ -206,7 +204,7 @@ def perform(n: Night, a: Action) -> None:
     if a.actor in n.dead_now and actor.alive:
         g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="dead")
         return
-    if actor.alive and not g.can_use_effects(actor):
+    if actor.st and actor.alive and s.has(actor, "jailed"):
         g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="jailed")
         return
     if ab.shared:
@@ -231,15 +229,20 @@ def perform(n: Night, a: Action) -> None:
         visible = joker
     if n.covered.get(actor.name) and visible == a.actor:
         visible = "?"
-    n.acted.add(a.seq)
     if ab.counts_out:
         n.went_out.add(a.actor)
     if ab.visits:
         for t in targets:
             n.visits.append((visible, t.name, a.actor))
+    covered = n.covered
     for mech, params in ab.mechs:
-        if any(n.is_shielded(t) or (not mech.cover_aware and n.is_covered_against(t, actor))
-               for t in targets):
+        untouchable = False
+        for t in targets:
+            if (t.st and s.has(t, "shielded")) or (
+                    not mech.cover_aware and t.name in covered and actor.faction != t.faction):
+                untouchable = True
+                break
+        if untouchable:
             g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="untouchable")
             continue
         mech.fn(n, actor, targets, params)

@@ -10,12 +10,26 @@ SPECIAL = ("against_all", "abstain")
 
 
 class DayCount:
-    __slots__ = ("acquit", "g", "votes")
+    """The day's count in progress: day mechanics and ``day_count`` hooks change it."""
+
+    __slots__ = ("acquit", "counts", "extra", "for_", "g", "lynch_how", "votes", "weights")
 
     def __init__(self, g, votes):
         self.g = g
-        self.votes = votes
+        self.votes = votes                     # voter -> target, after puppets
         self.acquit: set[str] = set()
+        self.weights: dict[str, float] = {}    # voter -> weight of his vote (default 1)
+        self.for_: dict[str, list] = {}        # candidate -> voters
+        self.counts: dict[str, float] = {}     # candidate -> weighted count
+        self.lynch_how = "lynched"
+        self.extra: dict = {}
+
+    def weight_of(self, voters) -> float:
+        w = self.weights
+        if not w:
+            return len(voters)
+        total = sum(w.get(v, 1) for v in voters)
+        return int(total) if total == int(total) else total
 
 
 _VOTELESS = ("jailed", "silenced", "absent", "voteless")
@@ -117,6 +131,9 @@ def resolve_day(g) -> None:
     s = g.state
     day = g.rules.day
     players = s.players
+    if s.number < day.first_vote_day:
+        g.emit("no_lynch", PUBLIC, why="no_vote_today")
+        return
     eligible = [p for p in s.order if p.alive and vote_loss(g, p) is None]
     can = {p.name for p in eligible}
     votes = {v: t for v, t in s.votes.items() if v in can}
@@ -135,8 +152,10 @@ def resolve_day(g) -> None:
             continue
         ab = g.rules.abilities[a.ability]
         ts = [players[t] for t in a.targets]
-        for eff in ab.effects:
-            mechanics.MECHANICS[eff.mechanic].fn(dc, actor, ts, eff.params)
+        for mech, params in ab.mechs:
+            mech.fn(dc, actor, ts, params)
+    for fn, params in g.rules.hooks.get("day_count", ()):
+        fn(dc, params)
     for_ = {}
     against_all = 0
     cast = 0
@@ -156,7 +175,9 @@ def resolve_day(g) -> None:
         for p in s.order:
             if p.alive and s.has(p, "absent"):
                 for_.setdefault(p.name, []).append(p.name)
-    counts = {k: len(v) for k, v in for_.items()}
+    dc.for_ = for_
+    counts = {k: dc.weight_of(v) for k, v in for_.items()}
+    dc.counts = counts
     g.emit("vote_count", PUBLIC, counts=counts, voters={k: list(v) for k, v in for_.items()},
            against_all=against_all, not_voted=[p.name for p in eligible if p.name not in votes])
     if against_all and against_all > day.against_all_share * cast:
@@ -165,47 +186,36 @@ def resolve_day(g) -> None:
     if day.quorum and cast < len(eligible) // 2 + 1:
         g.emit("no_lynch", PUBLIC, why="quorum")
         return
-    _condemn(g, dc, for_)
+    _condemn(g, dc)
 
 
-def _top(for_, exclude=()):
+def top(counts: dict, exclude=()) -> list[str]:
+    """The candidates with the most votes (by weight), in the order they were first voted."""
     best = 0
     leaders = []
-    for name, vs in for_.items():
-        if name in exclude:
+    for name, c in counts.items():
+        if name in exclude or not c:
             continue
-        c = len(vs)
         if c > best:
             best, leaders = c, [name]
-        elif c == best and c:
+        elif c == best:
             leaders.append(name)
     return leaders
 
 
-def _condemn(g, dc, for_):
+def _condemn(g, dc):
     s = g.state
     day = g.rules.day
-    leaders = _top(for_)
+    leaders = top(dc.counts)
     if not leaders:
         g.emit("no_lynch", PUBLIC, why="no_votes")
         return
     if len(leaders) > 1:
         leaders = sorted(leaders, key=lambda x: s.players[x].seat)
         g.emit("tie", PUBLIC, players=leaders)
-        if day.tie == "no_lynch":
-            g.emit("no_lynch", PUBLIC, why="tie")
+        chosen = mechanics.TIE_POLICIES[day.tie](g, dc, leaders)
+        if chosen is None:
             return
-        if day.tie == "shield_then_dice":
-            ties = s.counters.get("ties", 0) + 1
-            g.emit("counter", HOST, key="ties", value=ties)
-            if ties <= day.tie_shield_times:
-                for name in leaders:
-                    p = s.players[name]
-                    g.set_status(p, "blocked", "tie", until=s.idx + 1)
-                    g.set_status(p, "shielded", "tie", until=s.idx + 1)
-                g.emit("no_lynch", PUBLIC, why="tie", shielded=leaders)
-                return
-        chosen = g.roll("tie", leaders)
         leaders = [chosen]
     condemned = leaders[0]
     if condemned in dc.acquit:
@@ -213,11 +223,63 @@ def _condemn(g, dc, for_):
         if day.judge_fallback != "next_most_votes":
             g.emit("no_lynch", PUBLIC, why="acquitted")
             return
-        nxt = _top(for_, exclude=(condemned,))
+        nxt = top(dc.counts, exclude=(condemned,))
         if len(nxt) != 1:
             g.emit("no_lynch", PUBLIC, why="acquitted")
             return
         condemned = nxt[0]
-    p = s.players[condemned]
-    g.set_status(p, "lynch_voters", list(for_.get(condemned, ())), until=FOREVER)
-    g.eliminate(p, "lynched")
+    lynch(g, dc, s.players[condemned])
+
+
+def lynch(g, dc, p) -> None:
+    """The vote removes ``p``; his voters are remembered (phantom of the opera)."""
+    voters = list(dc.for_.get(p.name, ()))
+    g.set_status(p, "lynch_voters", voters, until=FOREVER)
+    if g.rules.day.lynch_executor:
+        real = [v for v in voters if v != p.name]
+        if real:
+            g.emit("executed_by", PUBLIC, player=p.name, by=g.roll("executor", real))
+    g.eliminate(p, dc.lynch_how)
+
+
+# ---- tie policies ------------------------------------------------------------------------
+# A policy returns the one tied player to lynch, or None after emitting why nobody leaves.
+
+@mechanics.tie_policy("no_lynch")
+def _tie_no_lynch(g, dc, leaders):
+    g.emit("no_lynch", PUBLIC, why="tie")
+    return None
+
+
+@mechanics.tie_policy("dice")
+def _tie_dice(g, dc, leaders):
+    return g.roll("tie", leaders)
+
+
+def shield_tied(g, leaders) -> None:
+    """The tied lose their next night's move and are untouchable that night."""
+    s = g.state
+    for name in leaders:
+        p = s.players[name]
+        g.set_status(p, "blocked", "tie", until=s.idx + 1)
+        g.set_status(p, "shielded", "tie", until=s.idx + 1)
+    g.emit("no_lynch", PUBLIC, why="tie", shielded=leaders)
+
+
+@mechanics.tie_policy("shield_then_dice")
+def _tie_shield_then_dice(g, dc, leaders):
+    """The first ``tie_shield_times`` ties of the game shield the tied; later ones: dice."""
+    s = g.state
+    ties = s.counters.get("ties", 0) + 1
+    g.emit("counter", HOST, key="ties", value=ties)
+    if ties <= g.rules.day.tie_shield_times:
+        shield_tied(g, leaders)
+        return None
+    return g.roll("tie", leaders)
+
+
+@mechanics.tie_policy("shield")
+def _tie_shield(g, dc, leaders):
+    """Every tie shields the tied (no limit)."""
+    shield_tied(g, leaders)
+    return None

@@ -386,13 +386,20 @@ class Game:
         if self.rules.first_phase == "day" and phase == "day" and self.state.idx > 0:
             number = self.state.number + 1
         self.emit("phase_started", PUBLIC, phase=phase, number=number)
+        if phase == "day":
+            for fn, params in self.rules.hooks.get("day_start", ()):
+                fn(self, params)
 
     def eliminate(self, p: Player, how: str, **extra) -> None:
         if not p.alive:
             return
-        self.emit("eliminated", PUBLIC, player=p.name, how=how, role=p.role, **extra)
-        for hook in mechanics.ON_ELIMINATED:
-            hook(self, p)
+        if self.rules.reveal_roles:
+            self.emit("eliminated", PUBLIC, player=p.name, how=how, role=p.role, **extra)
+        else:
+            self.emit("eliminated", PUBLIC, player=p.name, how=how, **extra)
+            self.emit("role_hidden", HOST, player=p.name, role=p.role)
+        for fn, _params in self.rules.hooks.get("on_eliminated", ()):
+            fn(self, p)
         for sc in self.rules.successions:
             if sc.when_dies != p.role:
                 continue

@@ -152,13 +152,14 @@ class FactionSpec:
 
 
 class StepSpec:
-    __slots__ = ("id", "name_en", "name_ru", "simultaneous")
+    __slots__ = ("auto", "id", "name_en", "name_ru", "simultaneous")
 
-    def __init__(self, id, name_ru="", name_en="", simultaneous=False):
+    def __init__(self, id, name_ru="", name_en="", simultaneous=False, auto=()):
         self.id = str(id)
         self.name_ru = name_ru
         self.name_en = name_en
         self.simultaneous = simultaneous
+        self.auto: tuple = tuple(auto)     # (hook fn, params) run at the start of the step
 
 
 class DayRules:
@@ -166,7 +167,9 @@ class DayRules:
         "absent_rule",
         "against_all",
         "against_all_share",
+        "first_vote_day",
         "judge_fallback",
+        "lynch_executor",
         "nonvoters_against_self",
         "quorum",
         "tie",
@@ -180,10 +183,13 @@ class DayRules:
         self.quorum: bool = kw.get("quorum", False)
         self.nonvoters_against_self: bool = kw.get("nonvoters_against_self", False)
         self.absent_rule: bool = kw.get("absent_rule", False)
-        self.tie: str = kw.get("tie", "no_lynch")     # no_lynch | dice | shield_then_dice
+        self.tie: str = kw.get("tie", "no_lynch")     # a name in mechanics.TIE_POLICIES
         self.tie_shield_times: int = kw.get("tie_shield_times", 2)
         self.vote_changes: int | None = kw.get("vote_changes")  # None: unlimited
         self.judge_fallback: str = kw.get("judge_fallback", "next_most_votes")
+        self.first_vote_day: int = kw.get("first_vote_day", 1)   # no vote before this day
+        # the lynched is "killed by one of his voters chosen by dice" (a line for the post)
+        self.lynch_executor: bool = kw.get("lynch_executor", False)
 
 
 class Succession:
@@ -208,8 +214,10 @@ class RulesetSpec:
         "day",
         "factions",
         "first_phase",
+        "hooks",
         "id",
         "options",
+        "reveal_roles",
         "roles",
         "setup",
         "source",
@@ -238,6 +246,9 @@ class RulesetSpec:
         self.setup: dict = kw.get("setup", {})
         self.first_phase: str = kw.get("first_phase", "night")
         self.choices: list = kw.get("choices", [])
+        # kind -> [(fn, params)]: the ruleset's hooks (see engine.mechanics.HOOK_KINDS)
+        self.hooks: dict[str, list] = kw.get("hooks", {})
+        self.reveal_roles: bool = kw.get("reveal_roles", True)   # roles shown on elimination
         self.ability_ids = sorted({a.id for a in self.abilities.values()})
         # role -> phase -> its ability specs (a lookup table for legal-move generation)
         self.by_phase = {r: {"night": [], "day": []} for r in self.roles}

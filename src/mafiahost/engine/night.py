@@ -16,11 +16,12 @@ from .state import Action, Player
 
 
 class Attack:
-    __slots__ = ("at_lover", "attacker", "cause", "kind", "target")
+    __slots__ = ("at_lover", "attacker", "cause", "how", "kind", "target")
 
-    def __init__(self, attacker, target, kind, cause, at_lover=False):
+    def __init__(self, attacker, target, kind, cause, at_lover=False, how="killed"):
         self.attacker = attacker   # Player or None
         self.target = target       # Player
+        self.how = how             # how the victim leaves: killed | locked | denounced ...
         self.kind = kind           # direct | delayed | suicide | sure | now
         self.cause = cause         # ability id or rule that made the attack
         self.at_lover = at_lover
@@ -35,7 +36,9 @@ class Night:
         "covered",
         "current",
         "dead_now",
+        "dawn",
         "dying",
+        "extra",
         "framed",
         "g",
         "guards",
@@ -73,6 +76,8 @@ class Night:
         self.dying: set[str] = set()
         self.current: Action | None = None
         self.watchers: list[tuple] = []        # (watcher name, target name)
+        self.dawn: list = []                   # callbacks(night) mechanics asked for at dawn
+        self.extra: dict = {}                  # room for a ruleset's own night notes
 
     # ---- marks ---------------------------------------------------------------------
     def mark(self, p: Player, status: str, value=None) -> None:
@@ -93,13 +98,18 @@ class Night:
         return p.name in self.blocked_by or self.s.has(p, "blocked")
 
     def attack(self, attacker: Player | None, target: Player, kind: str, cause: str,
-               at_lover: bool = False) -> None:
-        self.attacks.append(Attack(attacker, target, kind, cause, at_lover))
+               at_lover: bool = False, how: str = "killed") -> None:
+        self.attacks.append(Attack(attacker, target, kind, cause, at_lover, how))
 
-    def kill_now(self, target: Player, cause: str) -> None:
-        """A death that happens at once (step 0): the victim's own action is lost."""
+    def kill_now(self, target: Player, cause: str, how: str = "killed") -> None:
+        """A removal that happens at once (step 0): the victim's own action is lost."""
         self.dead_now.add(target.name)
-        self.attack(None, target, "now", cause)
+        self.attack(None, target, "now", cause, how=how)
+
+    def on_dawn(self, fn) -> None:
+        """Run ``fn(night)`` at dawn, before attacks are settled (once per night)."""
+        if fn not in self.dawn:
+            self.dawn.append(fn)
 
     # ---- settling attacks ------------------------------------------------------------
     def would_die(self, p: Player) -> bool:
@@ -171,30 +181,32 @@ def resolve_night(g) -> None:
     for a in s.pending:
         by_step.setdefault(abilities[a.ability].step, []).append(a)
     due = [x for x in s.schedule if x["night_idx"] == s.idx]
+    for fn, params in rules.hooks.get("night_start", ()):
+        fn(n, params)
     for step in rules.steps:
+        for fn, params in step.auto:
+            fn(n, params)
         for item in due:
             if item["step"] == step.id:
                 g.emit("schedule_done", HOST, item=item)
                 mechanics.SCHEDULED[item["effect"]](n, item)
         for a in by_step.get(step.id, ()):
             perform(n, a)
-    for fn in _DAWN:
+    for fn in n.dawn:
         fn(n)
+    for fn, params in rules.hooks.get("dawn", ()):
+        fn(n, params)
     n.settle()
+    hows = {}
+    for a in n.attacks:
+        if a.target.name in n.dying:
+            hows.setdefault(a.target.name, a.how)
     for name in sorted(n.dying, key=lambda x: s.players[x].seat):
-        g.eliminate(s.players[name], "killed")
-
-
-_DAWN: list = []
-
-
-def at_dawn(fn):
-    """Register a step run at dawn, before attacks are settled (e.g. scheduling poison)."""
-    _DAWN.append(fn)
-    return fn
+        g.eliminate(s.players[name], hows.get(name, "killed"))
 
 
 def perform(n: Night, a: Action) -> None:
+    """Run one recorded move: the gates (dead, jailed, blocked, doomed), then its effects."""
     g = n.g
     s = n.s
     players = s.players
@@ -220,20 +232,36 @@ def perform(n: Night, a: Action) -> None:
     if ab.wasted_if_doomed and n.would_die(actor):
         g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="shot")
         return
-    targets = [players[t] for t in a.targets]
-    visible = a.actor
-    if a.actor in n.redirects and targets:
-        new, joker = n.redirects[a.actor]
-        g.emit("redirected", HOST, player=a.actor, ability=ab.id, was=targets[0].name, to=new)
-        targets[0] = players[new]
+    run_ability(n, actor, ab, [players[t] for t in a.targets])
+    if a.targets:
+        first = a.targets[0]
+        if ab.not_same_twice:
+            g.set_status(actor, "last:" + ab.slot, first, until=n.idx + 2)
+        if ab.self_not_twice and first == actor.name:
+            g.set_status(actor, "self:" + ab.id, True, until=n.idx + 2)
+
+
+def run_ability(n: Night, actor: Player, ab, targets: list[Player]) -> None:
+    """Apply ``ab``'s effects for ``actor`` on ``targets``: redirects, visits, immunity.
+
+    Copying mechanics (a hermit taking a dead player's action, a chameleon) call this
+    with another role's ability spec."""
+    g = n.g
+    s = n.s
+    name = actor.name
+    visible = name
+    if name in n.redirects and targets:
+        new, joker = n.redirects[name]
+        g.emit("redirected", HOST, player=name, ability=ab.id, was=targets[0].name, to=new)
+        targets = [s.players[new]] + targets[1:]
         visible = joker
-    if n.covered.get(actor.name) and visible == a.actor:
+    if visible == name and name in n.covered:
         visible = "?"
     if ab.counts_out:
-        n.went_out.add(a.actor)
+        n.went_out.add(name)
     if ab.visits:
         for t in targets:
-            n.visits.append((visible, t.name, a.actor))
+            n.visits.append((visible, t.name, name))
     covered = n.covered
     for mech, params in ab.mechs:
         untouchable = False
@@ -243,13 +271,6 @@ def perform(n: Night, a: Action) -> None:
                 untouchable = True
                 break
         if untouchable:
-            g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="untouchable")
+            g.emit("no_effect", HOST, player=name, ability=ab.id, why="untouchable")
             continue
         mech.fn(n, actor, targets, params)
-
-    if targets:
-        first = targets[0]
-        if ab.not_same_twice:
-            g.set_status(actor, "last:" + ab.slot, first.name, until=n.idx + 2)
-        if ab.self_not_twice and first is actor:
-            g.set_status(actor, "self:" + ab.id, True, until=n.idx + 2)

@@ -11,6 +11,7 @@ singles) is checked for each living member, and the winner id is the role id.
 
 from __future__ import annotations
 
+from . import mechanics
 from .events import PUBLIC
 
 _OPS = {">=": int.__ge__, ">": int.__gt__, "<": int.__lt__, "<=": int.__le__,
@@ -20,9 +21,10 @@ _OPS = {">=": int.__ge__, ">": int.__gt__, "<": int.__lt__, "<=": int.__le__,
 class _Census:
     """Living players counted by faction and role, made once per check."""
 
-    __slots__ = ("alive", "by_faction", "by_role", "factions", "roles")
+    __slots__ = ("alive", "by_faction", "by_role", "factions", "g", "roles")
 
     def __init__(self, g, alive):
+        self.g = g
         self.alive = alive
         self.factions = g.rules.factions
         self.roles = g.rules.roles
@@ -84,6 +86,9 @@ def holds(g, cond, own, me=None, alive=None, census=None) -> bool:
     if key == "at_most":
         grp, n = arg
         return census.count(grp, own, me) <= n
+    if key in mechanics.CONDITIONS:
+        fn = mechanics.CONDITIONS[key]
+        return lambda c, own, me: fn(c, own, me, arg)
     if key == "only_with":
         rest = _members(g, alive, "others", own, me)
         grp = _members(g, alive, arg["group"], own, me)

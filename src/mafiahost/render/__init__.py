@@ -48,11 +48,14 @@ def phase_post(g, events, lang: str = "ru") -> str:
         t = e.type
         if t == "eliminated":
             deaths += 1
-            key = {"killed": "killed", "lynched": "lynched", "host": "host_removed"}[d["how"]]
-            if "role" not in d and key != "host_removed":
+            key = {"killed": "killed", "lynched": "lynched", "host": "host_removed"}.get(
+                d["how"], "removed")
+            if "role" not in d:
                 key += "_hidden"
-            lines.append(m[key].format(player=d["player"],
+            lines.append(m[key].format(player=d["player"], how=d["how"],
                                        role=_role_name(g, d.get("role", ""), lang)))
+        elif t == "executed_by":
+            lines.append(m["executed_by"].format(player=d["player"], by=d["by"]))
         elif t == "jailed":
             lines.append(m["jailed"].format(player=d["player"]))
         elif t == "released":

@@ -6,10 +6,13 @@ what is allowed. ``load(id)`` reads a bundled ruleset; ``load_file(path)`` any f
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from pathlib import Path
 
 import yaml
 
+from ..engine import mechanics as _lib
 from ..engine.errors import RulesetError
 from ..engine.mechanics import CONSTRAINTS, MECHANICS, load_all
 from ..engine.model import (
@@ -29,7 +32,8 @@ DATA = Path(__file__).parent / "data"
 _CACHE: dict[str, RulesetSpec] = {}
 
 _TOP = {"id", "version", "title_ru", "title_en", "source", "first_phase", "options", "steps",
-        "factions", "abilities", "roles", "day", "successions", "setup", "choices"}
+        "factions", "abilities", "roles", "day", "successions", "setup", "choices", "hooks",
+        "reveal_roles"}
 _ABILITY = {"ru", "en", "phase", "step", "effects", "targets", "self_target", "not_same_twice",
             "self_not_twice", "target_faction", "shared", "owner", "slot", "constraints",
             "requires_status", "uses_per_game", "while_dead", "blockable", "text_ru",
@@ -39,13 +43,13 @@ _ROLE = {"ru", "en", "faction", "tags", "abilities", "text_ru", "text_en", "init
          "appears_as"}
 _FACTION = {"ru", "en", "side", "win", "knows_members", "solo", "goal_ru", "goal_en"}
 _DAY = {"against_all", "against_all_share", "quorum", "nonvoters_against_self", "absent_rule",
-        "tie", "tie_shield_times", "vote_changes", "judge_fallback"}
+        "tie", "tie_shield_times", "vote_changes", "judge_fallback", "first_vote_day",
+        "lynch_executor"}
 _CHOICES = {
     ("ability", "phase"): ("night", "day"),
     ("ability", "self_target"): ("allowed", "forbidden", "only_if_few"),
     ("ability", "while_dead"): (None, "lynched_last_day"),
     ("day", "against_all"): ("never", "first_day", "every_day"),
-    ("day", "tie"): ("no_lynch", "dice", "shield_then_dice"),
     ("day", "judge_fallback"): ("next_most_votes", "no_lynch"),
     ("faction", "side"): ("town", "criminal", "single"),
 }
@@ -128,9 +132,30 @@ class _Ctx:
                       f"{', '.join(str(x) for x in ok)}")
 
 
+def _import_abilities(rid) -> None:
+    """Import ``mafiahost.rules.abilities.<id>`` (mechanics next to the ruleset), if any."""
+    name = f"{__name__}.abilities.{rid}"
+    if importlib.util.find_spec(name) is not None:
+        importlib.import_module(name)
+
+
+def _hook_list(c, entry, kind, items):
+    out = []
+    for item in items or []:
+        name, params = (item, {}) if isinstance(item, str) else next(iter(item.items()))
+        fn = _lib.HOOKS.get((kind, name))
+        if fn is None:
+            known = sorted(n for k, n in _lib.HOOKS if k == kind)
+            c.fail(entry, kind, f"no {kind} hook '{name}'; known: {', '.join(known) or 'none'}")
+        out.append((fn, params or {}))
+    return out
+
+
 def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
     c = _Ctx(where)
     c.keys("ruleset", raw, _TOP)
+    if isinstance(raw.get("id"), str) and raw["id"].isidentifier():
+        _import_abilities(raw["id"])
     raw, chosen = _apply_options(c, raw, options)
     for req in ("id", "steps", "factions", "roles"):
         if req not in raw:
@@ -140,7 +165,8 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
         if not isinstance(st, dict) or "id" not in st:
             c.fail(f"steps[{i}]", "id", "each step needs an id")
         steps.append(StepSpec(st["id"], st.get("ru", ""), st.get("en", ""),
-                              st.get("simultaneous", False)))
+                              st.get("simultaneous", False),
+                              _hook_list(c, f"steps[{i}]", "step", st.get("auto"))))
     step_ids = {s.id for s in steps}
     factions = {}
     for fid, f in raw["factions"].items():
@@ -186,9 +212,15 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
                               r.get("initial_status"), r.get("appears_as"))
     day = raw.get("day", {}) or {}
     c.keys("day", day, _DAY)
-    for k in ("against_all", "tie", "judge_fallback"):
+    for k in ("against_all", "judge_fallback"):
         if k in day:
             c.choice("day", "day", k, day[k])
+    if day.get("tie", "no_lynch") not in _lib.TIE_POLICIES:
+        c.fail("day", "tie", f"'{day.get('tie')}' is not a tie policy; known: "
+               f"{', '.join(sorted(_lib.TIE_POLICIES))}")
+    hooks_raw = raw.get("hooks") or {}
+    c.keys("hooks", hooks_raw, set(_lib.HOOK_KINDS) - {"step"})
+    hooks = {k: _hook_list(c, "hooks", k, v) for k, v in hooks_raw.items()}
     successions = []
     for i, sc in enumerate(raw.get("successions", []) or []):
         for k in ("when_dies", "heir", "becomes"):
@@ -205,7 +237,8 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
                        factions=factions, roles=roles, abilities=abilities, steps=steps,
                        day=DayRules(**day), options=chosen,
                        successions=successions, setup=raw.get("setup", {}) or {},
-                       first_phase=first, choices=raw.get("choices", []) or [])
+                       first_phase=first, choices=raw.get("choices", []) or [], hooks=hooks,
+                       reveal_roles=raw.get("reveal_roles", True))
 
 
 def _ability(c, entry, aid, rid, a, step_ids) -> AbilitySpec:
@@ -242,13 +275,18 @@ def _ability(c, entry, aid, rid, a, step_ids) -> AbilitySpec:
 _COND = {"all", "any", "none_alive", "cmp", "at_most", "only_with"}
 
 
+def _cond_names():
+    return _COND | set(_lib.CONDITIONS)
+
+
 def _check_condition(c, entry, cond):
     if not isinstance(cond, dict) or len(cond) != 1:
         c.fail(entry, "win", "a condition is a mapping with one key of: "
-               + ", ".join(sorted(_COND)))
+               + ", ".join(sorted(_cond_names())))
     (k, v), = cond.items()
-    if k not in _COND:
-        c.fail(entry, "win", f"unknown condition '{k}'; use one of: {', '.join(sorted(_COND))}")
+    if k not in _cond_names():
+        c.fail(entry, "win", f"unknown condition '{k}'; use one of: "
+               f"{', '.join(sorted(_cond_names()))}")
     if k in ("all", "any"):
         for x in v:
             _check_condition(c, entry, x)

@@ -1,23 +1,40 @@
 """The ability library: one module per family of mechanics.
 
 A ruleset ability is a list of effects; each effect names a mechanic registered here with
-``@mechanic("name")``. A mechanic is ``fn(ctx, act, targets, params)`` run during the night
-(``ctx`` is ``engine.night.Night``) or, for day mechanics, during the day's count.
+``@mechanic("name")``. A mechanic is ``fn(ctx, actor, targets, params)`` run during the
+night (``ctx`` is ``engine.night.Night``) or, for day mechanics, during the day's count
+(``ctx`` is ``engine.day.DayCount``).
 
-Families: kill (direct, delayed, suicide shots, phantom), protect (heal, guard, cover),
-block (block, alibi), redirect, check (role, side, compare, seek), watch, recruit, jail,
-vote (silence, puppet, switch, acquit). Target rules that are more than data live in
-``constraints`` (``@constraint("name")``); consequences of a player leaving the game live
-in ``@on_eliminated`` hooks.
+Families: kill (direct, delayed, suicide shots, phantom), protect (heal, guard, cover,
+shield), block (block, alibi, partner), redirect, check (role, side, compare, seek, frame),
+watch, recruit, jail, day (silence, puppet, switch, acquit).
+
+Other registries, each by name, so a ruleset file says which it uses:
+- ``@constraint(name)`` — target rules that are more than data: ``fn(g, p, ab, ts, params)``
+  returns None or (ru, en).
+- ``@scheduled(name)`` — delayed effects coming due: ``fn(night, item)``.
+- ``@hook(kind, name)`` — ruleset-scoped hooks; a ruleset lists the ones it uses under
+  ``hooks:`` (kinds: ``on_eliminated`` ``fn(g, player)``, ``night_start`` /
+  ``dawn`` ``fn(night, params)``, ``day_start`` / ``day_count`` ``fn(daycount, params)``)
+  and steps may name ``auto:`` hooks of kind ``step`` run at the start of the step.
+- ``@condition(name)`` — victory condition primitives beyond the built-in ones.
+- ``@tie_policy(name)`` — what a tie at the top of the vote does.
+
+Mechanics that only one ruleset needs live next to it, in ``mafiahost/rules/abilities/
+<ruleset>.py``, and register themselves the same way. A name can be registered once.
 """
 
 from __future__ import annotations
 
 MECHANICS: dict = {}
 CONSTRAINTS: dict = {}
-ON_ELIMINATED: list = []
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due
+HOOKS: dict = {}           # (kind, name) -> fn
+CONDITIONS: dict = {}      # name -> fn(census, own, me, arg) -> bool
+TIE_POLICIES: dict = {}    # name -> fn(g, dc, leaders, for_) -> list of names to lynch (0 or 1)
 GUARD_SETTLE = None        # set by protect.py: how a guard meets an attack at dawn
+
+HOOK_KINDS = ("on_eliminated", "night_start", "dawn", "day_start", "day_count", "step")
 
 
 class Mechanic:
@@ -31,33 +48,61 @@ class Mechanic:
         self.counts_as_out = counts_as_out
 
 
+def _register(table: dict, key, value, what: str) -> None:
+    old = table.get(key)
+    if old is not None and getattr(old, "fn", old) is not getattr(value, "fn", value):
+        raise ValueError(f"{what} {key!r} is already registered; choose another name")
+    table[key] = value
+
+
 def mechanic(name: str, cover_aware: bool = False, visits: bool = True,
              counts_as_out: bool = True):
     def deco(fn):
-        MECHANICS[name] = Mechanic(name, fn, cover_aware, visits, counts_as_out)
+        _register(MECHANICS, name, Mechanic(name, fn, cover_aware, visits, counts_as_out),
+                  "mechanic")
         return fn
     return deco
 
 
 def constraint(name: str):
     def deco(fn):
-        CONSTRAINTS[name] = fn
+        _register(CONSTRAINTS, name, fn, "constraint")
         return fn
     return deco
 
 
 def scheduled(name: str):
     def deco(fn):
-        SCHEDULED[name] = fn
+        _register(SCHEDULED, name, fn, "scheduled effect")
         return fn
     return deco
 
 
-def on_eliminated(fn):
-    ON_ELIMINATED.append(fn)
-    return fn
+def hook(kind: str, name: str):
+    if kind not in HOOK_KINDS:
+        raise ValueError(f"hook kind {kind!r}; kinds: {', '.join(HOOK_KINDS)}")
+
+    def deco(fn):
+        _register(HOOKS, (kind, name), fn, f"{kind} hook")
+        return fn
+    return deco
+
+
+def condition(name: str):
+    def deco(fn):
+        _register(CONDITIONS, name, fn, "victory condition")
+        return fn
+    return deco
+
+
+def tie_policy(name: str):
+    def deco(fn):
+        _register(TIE_POLICIES, name, fn, "tie policy")
+        return fn
+    return deco
 
 
 def load_all() -> None:
     """Import every mechanic module so that they register themselves."""
+    from .. import day as _day_count  # noqa: F401  (the built-in tie policies)
     from . import block, check, day, jail, kill, protect, recruit, redirect, watch  # noqa: F401

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from . import on_eliminated
+from . import hook
 
 
-@on_eliminated
+@hook("on_eliminated", "release_prisoners")
 def release_prisoners(g, dead):
-    freed = [p for p in g.state.order if p.alive and g.state.status_value(p, "jailed") == dead.name]
+    freed = [p for p in g.state.order
+             if p.alive and p.st and g.state.status_value(p, "jailed") == dead.name]
     for p in freed:
         g.clear_status(p, "jailed")
     if freed:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ..events import HOST
-from ..night import at_dawn
 from . import mechanic, scheduled
 
 
@@ -30,7 +29,7 @@ def kill(n, actor, targets, params):
     if spare and spare in g.role(t).tags:
         g.emit("no_effect", HOST, player=actor.name, ability="kill", why="spared", target=t.name)
         return
-    n.attack(actor, t, "direct", params.get("cause", "kill"))
+    n.attack(actor, t, "direct", params.get("cause", "kill"), how=params.get("how", "killed"))
 
 
 @mechanic("shoot", cover_aware=True)
@@ -45,7 +44,7 @@ def shoot(n, actor, targets, params):
         return
     side = g.rules.factions[t.faction].side
     if side in params.get("hits", ("criminal", "single")):
-        n.attack(actor, t, "direct", "shoot")
+        n.attack(actor, t, "direct", "shoot", how=params.get("how", "killed"))
     elif params.get("wrong_target") == "suicide":
         g.emit("wrong_shot", HOST, player=actor.name, target=t.name)
         n.attack(actor, actor, "suicide", "wrong_shot")
@@ -63,9 +62,9 @@ def poison(n, actor, targets, params):
         victims.append(n.s.players[mate])
     for v in victims:
         n.poisons.append((actor, v, step, params))
+    n.on_dawn(_settle_poisons)
 
 
-@at_dawn
 def _settle_poisons(n):
     g = n.g
     for actor, v, step, _params in n.poisons:
@@ -78,18 +77,20 @@ def _settle_poisons(n):
         g.emit("poisoned", HOST, player=v.name, by=actor.name)
         g.set_status(v, "poisoned", actor.name, until=n.idx + 2)
         g.emit("scheduled", HOST, item={"effect": "delayed_kill", "night_idx": n.idx + 2,
-                                        "step": step, "target": v.name, "by": actor.name})
+                                        "step": step, "target": v.name, "by": actor.name,
+                                        "how": _params.get("how", "killed")})
 
 
 @scheduled("delayed_kill")
 def delayed_kill(n, item):
     t = n.s.players[item["target"]]
     if t.alive:
-        n.attack(n.s.players[item["by"]], t, "delayed", "poison")
+        n.attack(n.s.players[item["by"]], t, "delayed", item.get("cause", "poison"),
+                 how=item.get("how", "killed"))
 
 
 @mechanic("kill_now", cover_aware=True)
 def kill_now(n, actor, targets, params):
     """A death at once, before anyone acts (phantom of the opera at step 0): unstoppable,
     and the victim's own action this night is lost."""
-    n.kill_now(targets[0], params.get("cause", "phantom"))
+    n.kill_now(targets[0], params.get("cause", "phantom"), how=params.get("how", "killed"))

@@ -59,6 +59,13 @@ def cover(n, actor, targets, params):
     n.mark(t, "covered", actor.name)
 
 
+@mechanic("shield", cover_aware=True, visits=False)
+def shield(n, actor, targets, params):
+    """Untouchable by every action tonight ("спаси себя", once a game in some rulesets):
+    actions after this one that target the player have no effect, and kills fail."""
+    n.mark(targets[0], "shielded", actor.name)
+
+
 @mechanic("protect")
 def protect(n, actor, targets, params):
     """Untouchable by kills tonight (the beauty's visit)."""

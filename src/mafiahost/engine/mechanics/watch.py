@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from ..night import at_dawn
 from . import mechanic
 
 
 @mechanic("watch", counts_as_out=False, visits=False)
 def watch(n, actor, targets, params):
     n.watchers.append((actor.name, targets[0].name))
+    n.on_dawn(_report)
 
 
-@at_dawn
 def _report(n):
     g = n.g
     for w, t in n.watchers:

@@ -86,6 +86,20 @@ def nights_per_second(ruleset, players, options, mafia, count=200):
     return run
 
 
+def write_section(path: Path, name: str, body: str) -> None:
+    """Replace the text between this section's markers in ``path``, keeping the others,
+    so each benchmark script owns one section of docs/performance.md."""
+    start, end = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Performance\n"
+    block = f"{start}\n{body}\n{end}"
+    if start in text and end in text:
+        head, rest = text.split(start, 1)
+        text = head + block + rest.split(end, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -102,7 +116,7 @@ def main(argv=None) -> int:
     if args.quick:
         return 0
     lines = [
-        "# Performance",
+        "## Engine",
         "",
         "Measured by `python bench/run.py` on one core, one process: whole games played by",
         "random legal moves (dealing, moves, votes, every resolve, victory checks) and",
@@ -131,7 +145,7 @@ def main(argv=None) -> int:
         "to closures once; no per-event validation or deep copies; statuses are a dict of",
         "`[until, value]` checked against the phase index instead of being swept each phase.",
     ]
-    (ROOT / "docs" / "performance.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_section(ROOT / "docs" / "performance.md", "engine", "\n".join(lines))
     print("wrote docs/performance.md")
     return 0
 

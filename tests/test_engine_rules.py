@@ -174,3 +174,40 @@ def test_view_hides_other_players_results():
     assert mine and mine[0].data["result"] == "mafia"
     assert not [e for e in g.view("Глеб") if e.type == "check_result"]
     assert not [e for e in g.view(None) if e.type in ("check_result", "action", "roll", "team")]
+
+
+def test_replacing_a_move_withdraws_the_old_one_and_goes_to_the_back():
+    g = game()
+    g.submit("Вера", "kill", ["Анна"])
+    g.submit("Дина", "kill", ["Глеб"])
+    with pytest.raises(Refused):
+        g.submit("Вера", "kill", ["Егор"])
+    g.submit("Вера", "kill", ["Егор"], replace=True)
+    assert [(a.actor, a.targets) for a in g.state.pending] == [("Дина", ("Глеб",)),
+                                                              ("Вера", ("Егор",))]
+    out = g.resolve()
+    assert sorted(e.data["player"] for e in out if e.type == "eliminated") == ["Глеб", "Егор"]
+    again = Game.replay(g.rules, g.events)
+    assert [p.alive for p in again.state.order] == [p.alive for p in g.state.order]
+
+
+def test_replacement_of_a_player_keeps_the_seat():
+    g = game()
+    g.replace_player("Егор", "Ёжик")
+    assert g.display("Егор") == "Ёжик"
+    with pytest.raises(Refused):
+        g.replace_player("Анна", "Ёжик")
+    assert g.state.players["Егор"].alive
+
+
+def test_rolls_verify_from_the_seed():
+    from mafiahost.engine.dice import verify_rolls
+    from mafiahost.sim import play_game
+    for seed in range(30):
+        g = play_game(new_random_game("gemini", 12, seed), seed)
+        rolls = [e.data for e in g.events if e.type == "roll"]
+        assert verify_rolls(g.seed, rolls) == []
+        if rolls:
+            bad = [dict(r) for r in rolls]
+            bad[0]["result"] = "nobody" if "chance" not in bad[0] else not bad[0]["result"]
+            assert verify_rolls(g.seed, bad)

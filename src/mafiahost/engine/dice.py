@@ -40,3 +40,28 @@ class Dice:
             r = self._step()
             if r < limit:
                 return r % n
+
+
+def verify_rolls(seed: int, rolls: list[dict]) -> list[str]:
+    """Re-roll a game's dice from its seed and compare with its ``roll`` events' data.
+
+    Returns a sentence per roll that the seed does not explain (empty: every roll is
+    fair). A roll the host forced (``forced: true``) is reported as such, not as a fault:
+    the generator still advanced, so later rolls are checked as usual."""
+    d = Dice(seed)
+    problems = []
+    for i, r in enumerate(rolls, 1):
+        opts = r["options"]
+        if "chance" in r:
+            got = d.below(1 << 20) < int(r["chance"] * (1 << 20))
+        else:
+            got = opts[d.below(len(opts))]
+        if r.get("forced"):
+            problems.append(f"roll {i} ({r.get('why')}): forced by the host to {r['result']!r}")
+        elif got != r["result"]:
+            problems.append(f"roll {i} ({r.get('why')}): the seed gives {got!r}, the log says "
+                            f"{r['result']!r}")
+        if "_state" in r and d.state != r["_state"]:
+            problems.append(f"roll {i} ({r.get('why')}): generator state differs from the log")
+            d.state = r["_state"]
+    return problems

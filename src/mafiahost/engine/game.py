@@ -141,6 +141,9 @@ class Game:
                 raise Refused(f"Заданный результат броска «{f}» не из возможных: {allowed}.",
                               f"Forced roll '{f}' is not one of: {allowed}.")
             result = f
+            self.emit("roll", HOST, why=why, options=list(options), result=result,
+                      _state=dice.state, forced=True)
+            return result
         self.emit("roll", HOST, why=why, options=list(options), result=result,
                   _state=dice.state)
         return result
@@ -154,7 +157,9 @@ class Game:
             if not isinstance(f, bool):
                 raise Refused(f"Бросок «{why}» ждёт true или false, задано «{f}».",
                               f"Roll '{why}' expects true or false, got '{f}'.")
-            r = f
+            self.emit("roll", HOST, why=why, options=[True, False], chance=p, result=f,
+                      _state=dice.state, forced=True)
+            return f
         self.emit("roll", HOST, why=why, options=[True, False], chance=p, result=r,
                   _state=dice.state)
         return r
@@ -190,8 +195,12 @@ class Game:
         return not self.state.has(p, "jailed")
 
     # ---- commands --------------------------------------------------------------------
-    def submit(self, actor: str, ability: str, targets=()) -> Event:
-        """Record a move. Raises ``Refused`` (and changes nothing) when the rules forbid it."""
+    def submit(self, actor: str, ability: str, targets=(), replace: bool = False) -> Event:
+        """Record a move. Raises ``Refused`` (and changes nothing) when the rules forbid it.
+
+        With ``replace``, a move that fills the same slot as one already sent (the player's
+        own, or his faction's common shot) is withdrawn first (an ``action_withdrawn``
+        event) and the new one is recorded as sent now, behind every move already sent."""
         if self.state.over:
             raise Refused("Игра окончена: ходы больше не принимаются.",
                           "The game is over: no more moves are taken.")
@@ -212,10 +221,43 @@ class Game:
         ts = tuple(targets)
         for t in ts:
             self.player(t)
+        old = self.state.slots.get(self.slot_of(p, ab)) if replace else None
+        if old is not None:
+            why = self.why_not_without(old, p, ab, ts)
+            if why is not None:
+                raise Refused(*why)
+            self.emit("action_withdrawn", self.to(p, old.actor), actor=old.actor, seq=old.seq,
+                      ability=self.rules.abilities[old.ability].id, by=p.name)
+            return self.record(p, ab, ts)
         why = self.why_not(p, ab, ts)
         if why is not None:
             raise Refused(*why)
         return self.record(p, ab, ts)
+
+    def why_not_without(self, old, p: Player, ab: AbilitySpec, ts: tuple):
+        """``why_not`` as if the move ``old`` had not been sent (for a replacement)."""
+        s = self.state
+        key = next(k for k, v in s.slots.items() if v is old)
+        del s.slots[key]
+        try:
+            return self.why_not(p, ab, ts)
+        finally:
+            s.slots[key] = old
+
+    def replace_player(self, name: str, by: str) -> Event:
+        """Замена: a new person takes over a seat. The seat keeps its name in the log;
+        ``display(name)`` gives who plays it now."""
+        p = self.player(name)
+        if by in self.state.players or by in self.state.aliases.values():
+            raise Refused(f"Имя «{by}» уже занято в этой игре.", f"'{by}' is already taken.")
+        if not p.alive:
+            raise Refused(f"«{name}» уже выбыл(а): заменять некого.",
+                          f"'{name}' is out: there is no one to replace.")
+        return self.emit("replaced", PUBLIC, player=p.name, by=by,
+                         was=self.display(p.name))
+
+    def display(self, name: str) -> str:
+        return self.state.aliases.get(name, name)
 
     def why_not(self, p: Player, ab: AbilitySpec, ts: tuple):
         """None when ``p`` may use ``ab`` on ``ts`` now, else (ru, en) sentences."""

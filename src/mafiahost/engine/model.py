@@ -214,6 +214,7 @@ class RulesetSpec:
         "day",
         "factions",
         "first_phase",
+        "forum",
         "hooks",
         "id",
         "options",
@@ -249,6 +250,8 @@ class RulesetSpec:
         # kind -> [(fn, params)]: the ruleset's hooks (see engine.mechanics.HOOK_KINDS)
         self.hooks: dict[str, list] = kw.get("hooks", {})
         self.reveal_roles: bool = kw.get("reveal_roles", True)   # roles shown on elimination
+        # forum conventions: vote_markup (spoiler | red | ...), for the hosting layer
+        self.forum: dict = kw.get("forum", {})
         self.ability_ids = sorted({a.id for a in self.abilities.values()})
         # role -> phase -> its ability specs (a lookup table for legal-move generation)
         self.by_phase = {r: {"night": [], "day": []} for r in self.roles}

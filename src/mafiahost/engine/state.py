@@ -38,6 +38,7 @@ class Action:
 
 class State:
     __slots__ = (
+        "aliases",
         "census",
         "counters",
         "day_actions",
@@ -82,6 +83,7 @@ class State:
         # this phase's moves by slot: (actor, slot) or ("faction", owner, ability id)
         self.slots: dict[tuple, Action] = {}
         self.census = 0          # bumped when who is alive, or on which side, changes
+        self.aliases: dict[str, str] = {}   # seat name -> who plays it now (замена)
 
     def has(self, p: Player, status: str) -> bool:
         v = p.st.get(status)
@@ -188,10 +190,21 @@ def _game_over(s: State, d: dict) -> None:
 
 
 def _replaced(s: State, d: dict) -> None:
-    old, new = d["player"], d["by"]
-    p = s.players.pop(old)
-    p.name = new
-    s.players[new] = p
+    s.aliases[d["player"]] = d["by"]
+
+
+def _action_withdrawn(s: State, d: dict) -> None:
+    seq = d["seq"]
+    for lst in (s.pending, s.day_actions):
+        for i, a in enumerate(lst):
+            if a.seq == seq:
+                del lst[i]
+                key = (a.actor, a.ability)
+                s.uses[key] -= 1
+                for k, v in list(s.slots.items()):
+                    if v is a:
+                        del s.slots[k]
+                return
 
 
 APPLY = {
@@ -210,4 +223,5 @@ APPLY = {
     "schedule_done": _schedule_done,
     "game_over": _game_over,
     "replaced": _replaced,
+    "action_withdrawn": _action_withdrawn,
 }

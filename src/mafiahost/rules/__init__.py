@@ -33,7 +33,7 @@ _CACHE: dict[str, RulesetSpec] = {}
 
 _TOP = {"id", "version", "title_ru", "title_en", "source", "first_phase", "options", "steps",
         "factions", "abilities", "roles", "day", "successions", "setup", "choices", "hooks",
-        "reveal_roles"}
+        "reveal_roles", "forum"}
 _ABILITY = {"ru", "en", "phase", "step", "effects", "targets", "self_target", "not_same_twice",
             "self_not_twice", "target_faction", "shared", "owner", "slot", "constraints",
             "requires_status", "uses_per_game", "while_dead", "blockable", "text_ru",
@@ -238,7 +238,8 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
                        day=DayRules(**day), options=chosen,
                        successions=successions, setup=raw.get("setup", {}) or {},
                        first_phase=first, choices=raw.get("choices", []) or [], hooks=hooks,
-                       reveal_roles=raw.get("reveal_roles", True))
+                       reveal_roles=raw.get("reveal_roles", True),
+                       forum=raw.get("forum") or {})
 
 
 def _ability(c, entry, aid, rid, a, step_ids) -> AbilitySpec:

@@ -170,36 +170,32 @@ def _run_phase(g, entry, where, rep):
     for j, item in enumerate(entry.get("actions") or []):
         w = f"{where}.actions[{j}]"
         act, rejected = _split_act(item, w)
-        before = len(g.events)
-        try:
-            g.submit(str(act[0]), str(act[1]), [str(t) for t in act[2:]])
-            if rejected is not None:
-                rep.failures.append(f"{w}: {act} should have been refused (\"{rejected}\") "
-                                    f"but was accepted")
-        except Refused as e:
-            if rejected is None:
-                rep.failures.append(f"{w}: {act} was refused: {e.ru}")
-            elif str(rejected).lower() not in (e.ru + " " + e.en).lower():
-                rep.failures.append(f"{w}: {act} was refused, but the message does not contain "
-                                    f"\"{rejected}\": {e.ru}")
-            if len(g.events) != before:
-                rep.failures.append(f"{w}: a refused move changed the game")
+        _attempt(g, rep, w, f"{act}", rejected, lambda a=act: g.submit(
+            str(a[0]), str(a[1]), [str(t) for t in a[2:]]))
     for j, item in enumerate(entry.get("votes") or []):
         w = f"{where}.votes[{j}]"
         v, rejected = _split_act(item, w)
-        before = len(g.events)
-        try:
-            g.vote(str(v[0]), str(v[1]))
-            if rejected is not None:
-                rep.failures.append(f"{w}: vote {v} should have been refused (\"{rejected}\")")
-        except Refused as e:
-            if rejected is None:
-                rep.failures.append(f"{w}: vote {v} was refused: {e.ru}")
-            elif str(rejected).lower() not in (e.ru + " " + e.en).lower():
-                rep.failures.append(f"{w}: vote {v} was refused, but the message does not "
-                                    f"contain \"{rejected}\": {e.ru}")
-            if len(g.events) != before:
-                rep.failures.append(f"{w}: a refused vote changed the game")
+        _attempt(g, rep, w, f"vote {v}", rejected, lambda v=v: g.vote(str(v[0]), str(v[1])))
+
+
+def _attempt(g, rep, where, what, rejected, call) -> None:
+    """Run one move or vote; check it was accepted or refused as the scenario says, and
+    that a refusal changed nothing."""
+    before = len(g.events)
+    try:
+        call()
+    except Refused as e:
+        if rejected is None:
+            rep.failures.append(f"{where}: {what} was refused: {e.ru}")
+        elif str(rejected).lower() not in (e.ru + " " + e.en).lower():
+            rep.failures.append(f"{where}: {what} was refused, but the message does not "
+                                f"contain \"{rejected}\": {e.ru}")
+        if len(g.events) != before:
+            rep.failures.append(f"{where}: a refused {what} changed the game")
+        return
+    if rejected is not None:
+        rep.failures.append(f"{where}: {what} should have been refused (\"{rejected}\") but "
+                            f"was accepted")
 
 
 def _expect(g, exp, events, idx, where, rep):

@@ -252,7 +252,7 @@ def run_ability(n: Night, actor: Player, ab, targets: list[Player]) -> None:
     visible = name
     if name in n.redirects and targets:
         new, joker = n.redirects[name]
-        g.emit("redirected", HOST, player=name, ability=ab.id, was=targets[0].name, to=new)
+        g.emit("redirected", HOST, player=name, ability=ab.id, was=targets[0].name, onto=new)
         targets = [s.players[new]] + targets[1:]
         visible = joker
     if visible == name and name in n.covered:

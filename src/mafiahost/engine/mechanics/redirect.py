@@ -11,4 +11,4 @@ def redirect(n, actor, targets, params):
     and a watcher at the redirector does not see him go out."""
     x, y = targets
     n.redirects[x.name] = (y.name, actor.name)
-    n.g.emit("redirect_set", n.g.to(actor), player=x.name, to=y.name)
+    n.g.emit("redirect_set", n.g.to(actor), to=actor.name, player=x.name, onto=y.name)

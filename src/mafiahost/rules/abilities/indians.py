@@ -1,0 +1,308 @@
+"""«Белые против Красных, или Индейская мафия» (seed 003 #38): what the data cannot say.
+
+- the friend/foe check that reads a boss's ward as town (``indians_check``, ``indians_ward``);
+- the joker whose joke fails on the lizard (``indians_redirect``);
+- the chameleon (Зелёная ящерица) who picks a role at step 1 and acts by it at that role's
+  step (``indians_copy`` + the step hook ``indians_run_copies``);
+- blood revenge of the war boss left alone in his mafia (step hook ``indians_blood_revenge``);
+- the seeker told when the keeper of the ancestors' laws leaves (``indians_tell_seeker``);
+- day hunting and duels by dice, and the gender a duel needs (``indians_hunt``,
+  ``indians_duel``, ``indians_answer``, ``indians_woman`` and their constraints).
+"""
+
+from __future__ import annotations
+
+from mafiahost.engine.day import vote_loss
+from mafiahost.engine.events import HOST, PUBLIC
+from mafiahost.engine.mechanics import constraint, hook, mechanic
+from mafiahost.engine.mechanics.redirect import redirect as _redirect
+from mafiahost.engine.night import run_ability
+from mafiahost.engine.state import FOREVER
+
+# ---- night ---------------------------------------------------------------------------
+
+
+@mechanic("indians_ward", cover_aware=True)
+def ward(n, actor, targets, params):
+    """Step 4: the boss's ward has the town status for every check tonight."""
+    t = targets[0]
+    n.extra.setdefault("wards", {})[t.name] = actor.name
+    n.mark(t, "ward", actor.name)
+
+
+@mechanic("indians_check", cover_aware=True)
+def check(n, actor, targets, params):
+    """Friend or foe: ``town`` for the town and for a boss's ward tonight, else ``mafia``."""
+    g = n.g
+    t = targets[0]
+    town = (g.rules.factions[t.faction].side == "town"
+            or t.name in n.extra.get("wards", {}))
+    g.emit("check_result", g.to(actor), to=actor.name, target=t.name,
+           result="town" if town else "mafia")
+
+
+@mechanic("indians_redirect", cover_aware=True, counts_as_out=False)
+def redirect(n, actor, targets, params):
+    """The joker sends X's action to Y; a joke on the lizard fails and the joker knows it."""
+    x = targets[0]
+    if x.role in params.get("fails_on", ("chameleon",)):
+        n.g.emit("redirect_failed", n.g.to(actor), to=actor.name, player=x.name)
+        return
+    _redirect(n, actor, targets, params)
+
+
+def copied_ability(n, x, params):
+    """The ability the chameleon takes from ``x``: a spec, ``"uncopyable"`` or None."""
+    g = n.g
+    if x.role in params.get("uncopyable", ()):
+        return "uncopyable"
+    abilities = g.rules.abilities
+    if x.role in params.get("mirror", ()):
+        # the commissar and the seeker: what they do tonight; their check is uncopyable
+        for a in n.s.pending:
+            if a.actor == x.name and abilities[a.ability].id in params.get("copy_ids", ()):
+                return abilities[a.ability]
+        return "uncopyable"
+    for spec in g.rules.by_phase[x.role]["night"]:
+        if not spec.shared:
+            return spec
+    return None
+
+
+@mechanic("indians_copy", visits=False)
+def copy(n, actor, targets, params):
+    """Step 1: take the role of X and use its night ability on Y at that ability's step."""
+    g = n.g
+    x, y = targets
+    spec = copied_ability(n, x, params)
+    if spec is None or spec == "uncopyable":
+        g.emit("copy_result", g.to(actor), to=actor.name, target=x.name,
+               result=spec or "nothing")
+        return
+    g.emit("copy_result", g.to(actor), to=actor.name, target=x.name, result=spec.id)
+    n.extra.setdefault("copies", []).append((actor.name, spec.key, [y.name]))
+
+
+@hook("step", "indians_run_copies")
+def run_copies(n, params):
+    """At the start of a step: the copied actions that belong to this step."""
+    g = n.g
+    s = n.s
+    step = str(params["step"])
+    for name, key, tnames in n.extra.get("copies", ()):
+        spec = g.rules.abilities[key]
+        if spec.step != step:
+            continue
+        actor = s.players[name]
+        if name in n.dead_now or not actor.alive:
+            g.emit("no_effect", HOST, player=name, ability=spec.id, why="dead")
+        elif n.is_blocked(actor):
+            g.emit("blocked", HOST, player=name, by=n.blocked_by.get(name), ability=spec.id)
+        else:
+            run_ability(n, actor, spec, [s.players[t] for t in tnames])
+
+
+@hook("step", "indians_blood_revenge")
+def blood_revenge(n, params):
+    """Step 0: a boss left the only living member of his mafia (his mates removed by vote
+    or by night) removes a random other player, once a game; nothing stops it."""
+    g = n.g
+    s = n.s
+    for p in s.order:
+        if not p.alive or p.role != params.get("role") or s.has(p, "revenge_used"):
+            continue
+        mates = [q for q in s.order if q.faction == p.faction and q is not p]
+        if not mates or any(q.alive for q in mates):
+            continue
+        pool = [q.name for q in s.order if q.alive and q is not p and q.name not in n.dead_now]
+        if not pool:
+            continue
+        victim = g.roll(params.get("why", "blood_revenge"), pool)
+        g.set_status(p, "revenge_used", True, until=FOREVER)
+        g.emit("revenge", HOST, player=p.name, target=victim)
+        n.kill_now(s.players[victim], params.get("why", "blood_revenge"),
+                   how=params.get("how", "revenge"))
+
+
+@hook("on_eliminated", "indians_tell_seeker")
+def tell_seeker(g, dead):
+    """«Если вылетает Блюдущий, узнает об этом»: the seeker is told in private."""
+    if dead.role != "commissar":
+        return
+    for p in g.state.order:
+        if p.alive and p.role == "sergeant":
+            g.emit("commissar_gone", g.to(p), to=p.name, player=dead.name)
+
+
+@constraint("indians_copy_other")
+def copy_other(g, p, ab, ts, params):
+    if ts and ts[0] == p.name:
+        return (f"«{ab.name_ru}»: копировать можно только роль другого игрока.",
+                f"'{ab.name_en}': you can only copy another player's role.")
+    return None
+
+
+@constraint("indians_outside_own_mafia")
+def outside_own_mafia(g, p, ab, ts, params):
+    if ts and ts[0] != p.name and g.state.players[ts[0]].faction == p.faction:
+        return (f"«{ab.name_ru}»: переводить можно только ход игрока вне своей мафии.",
+                f"'{ab.name_en}': only a player outside your own mafia can be redirected.")
+    return None
+
+
+# ---- day: hunting, duels, gender ---------------------------------------------------------
+
+def _today(g, ability_id):
+    abilities = g.rules.abilities
+    return [a for a in g.state.day_actions if abilities[a.ability].id == ability_id]
+
+
+def is_female(g, p) -> bool:
+    """A woman: declared with ``woman`` (an earlier day, or today before now)."""
+    if g.state.has(p, "female"):
+        return True
+    return any(a.actor == p.name for a in _today(g, "woman"))
+
+
+def _duel_today(g):
+    d = _today(g, "duel")
+    return d[0] if d else None
+
+
+def lose_vote(dc, p, why):
+    dc.votes.pop(p.name, None)
+    dc.extra.setdefault("voteless", set()).add(p.name)
+    dc.g.emit("vote_lost", PUBLIC, player=p.name, why=why)
+
+
+@mechanic("indians_woman", visits=False, counts_as_out=False)
+def woman(dc, actor, targets, params):
+    """The player's character is a woman (she may challenge; she cannot be challenged)."""
+    dc.g.set_status(actor, "female", True, until=FOREVER)
+
+
+@mechanic("indians_hunt", visits=False, counts_as_out=False)
+def hunt(dc, actor, targets, params):
+    """A d6: 1 nothing; 2–5 game, the hunter's vote weighs +0.5 (it can only break a tie);
+    6 the grizzly, the hunter loses today's vote."""
+    g = dc.g
+    r = g.roll("hunt", [1, 2, 3, 4, 5, 6])
+    if r == 1:
+        result = "mice"
+    elif r <= 5:
+        result = "game"
+        dc.weights[actor.name] = 1.5
+    else:
+        result = "grizzly"
+    g.emit("hunt", PUBLIC, player=actor.name, roll=r, result=result)
+    if result == "grizzly":
+        lose_vote(dc, actor, "hunt")
+
+
+@mechanic("indians_duel", visits=False, counts_as_out=False)
+def duel(dc, actor, targets, params):
+    """The challenge is a vote against T that cannot be changed; a woman's challenge may be
+    declined; no answer from T is his technical defeat; otherwise 50/50. The loser's vote
+    is void today."""
+    g = dc.g
+    t = targets[0]
+    if actor.name not in dc.extra.get("voteless", ()):
+        if dc.votes.get(actor.name) != t.name:
+            g.emit("duel_vote", PUBLIC, voter=actor.name, target=t.name,
+                   was=dc.votes.get(actor.name))
+        dc.votes[actor.name] = t.name
+    answers = [g.rules.abilities[a.ability].id for a in g.state.day_actions
+               if a.actor == t.name and g.rules.abilities[a.ability].id in ("accept", "decline")]
+    answer = answers[0] if answers else None
+    if answer == "decline":
+        g.emit("duel_declined", PUBLIC, challenger=actor.name, challenged=t.name)
+        return
+    g.set_status(actor, "dueled:" + t.name, True, until=FOREVER)
+    g.set_status(t, "dueled:" + actor.name, True, until=FOREVER)
+    if answer is None:
+        winner, loser, technical = actor, t, True
+    else:
+        w = g.roll("duel", [actor.name, t.name])
+        winner, loser = (actor, t) if w == actor.name else (t, actor)
+        technical = False
+    g.emit("duel", PUBLIC, challenger=actor.name, challenged=t.name, winner=winner.name,
+           loser=loser.name, technical=technical)
+    lose_vote(dc, loser, "duel")
+
+
+@mechanic("indians_answer", visits=False, counts_as_out=False)
+def answer(dc, actor, targets, params):
+    """The challenged's answer (his short post): read by ``indians_duel``."""
+
+
+@constraint("indians_from_day")
+def from_day(g, p, ab, ts, params):
+    first = params.get("n", 2)
+    if g.state.number < first:
+        return (f"«{ab.name_ru}» доступна только со {first}-го дня.",
+                f"'{ab.name_en}' is only available from day {first}.")
+    return None
+
+
+@constraint("indians_min_alive")
+def min_alive(g, p, ab, ts, params):
+    least = params.get("n", 5)
+    if sum(1 for q in g.state.order if q.alive) < least:
+        return (f"«{ab.name_ru}»: в игре осталось меньше {least} игроков — не до этого.",
+                f"'{ab.name_en}': fewer than {least} players are left.")
+    return None
+
+
+@constraint("indians_hunt_rules")
+def hunt_rules(g, p, ab, ts, params):
+    done = _today(g, "hunt")
+    if done:
+        return (f"«{ab.name_ru}»: сегодня на охоту уже ушёл {done[0].actor} (охотится "
+                f"первый написавший).",
+                f"'{ab.name_en}': {done[0].actor} already went hunting today (the first "
+                f"poster hunts).")
+    d = _duel_today(g)
+    if d is not None and d.targets[0] == p.name:
+        return (f"«{ab.name_ru}»: вас уже вызвали на поединок сегодня.",
+                f"'{ab.name_en}': you have already been challenged to a duel today.")
+    return None
+
+
+@constraint("indians_duel_rules")
+def duel_rules(g, p, ab, ts, params):
+    s = g.state
+    d = _duel_today(g)
+    if d is not None and d.actor == p.name:
+        return (f"«{ab.name_ru}»: менять или отзывать вызов нельзя.",
+                f"'{ab.name_en}': a challenge cannot be changed or withdrawn.")
+    if d is not None:
+        return (f"«{ab.name_ru}»: поединок за день только один, его уже объявил {d.actor}.",
+                f"'{ab.name_en}': one duel a day; {d.actor} has already declared it.")
+    t = s.players[ts[0]]
+    if is_female(g, t):
+        return (f"«{ab.name_ru}»: вызвать на поединок женщину нельзя.",
+                f"'{ab.name_en}': a woman cannot be challenged.")
+    if any(a.actor == t.name for a in _today(g, "hunt")):
+        return (f"«{ab.name_ru}»: нельзя вызвать того, кто ушёл на охоту.",
+                f"'{ab.name_en}': you cannot challenge a player who went hunting.")
+    if s.has(p, "dueled:" + t.name):
+        return (f"«{ab.name_ru}»: эта пара уже сражалась; второй поединок — только один раз "
+                f"за игру.",
+                f"'{ab.name_en}': this pair has already fought; a pair fights once a game.")
+    why = vote_loss(g, p)
+    if why is not None:
+        return (f"«{ab.name_ru}»: вызов даётся вместе с голосом, а {why[0]}",
+                f"'{ab.name_en}': a challenge comes with a vote, and {why[1]}")
+    return None
+
+
+@constraint("indians_answer_rules")
+def answer_rules(g, p, ab, ts, params):
+    d = _duel_today(g)
+    if d is None or d.targets[0] != p.name:
+        return (f"«{ab.name_ru}»: вас сегодня не вызывали на поединок.",
+                f"'{ab.name_en}': nobody has challenged you today.")
+    if params.get("decline") and not is_female(g, g.state.players[d.actor]):
+        return (f"«{ab.name_ru}»: отказаться можно только от вызова женщины.",
+                f"'{ab.name_en}': only a woman's challenge may be declined.")
+    return None

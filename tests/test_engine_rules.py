@@ -211,3 +211,20 @@ def test_rolls_verify_from_the_seed():
             bad = [dict(r) for r in rolls]
             bad[0]["result"] = "nobody" if "chance" not in bad[0] else not bad[0]["result"]
             assert verify_rolls(g.seed, bad)
+
+
+def test_custom_victory_condition_is_called():
+    from mafiahost.engine import mechanics, victory
+    calls = []
+
+    @mechanics.condition("test_only_when_asked")
+    def only_when_asked(census, own, me, arg):
+        calls.append(arg)
+        return arg == "yes"
+
+    g = game()
+    assert victory.holds(g, {"test_only_when_asked": "yes"}, "town") is True
+    assert victory.holds(g, {"test_only_when_asked": "no"}, "town") is False
+    assert victory.holds(g, {"all": [{"test_only_when_asked": "yes"},
+                                     {"none_alive": ["mafia"]}]}, "town") is False
+    assert calls == ["yes", "no", "yes"]

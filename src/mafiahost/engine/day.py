@@ -71,6 +71,9 @@ def check_vote(g, p, target):
         return ("Игра окончена.", "The game is over.")
     if s.phase != "day":
         return ("Голосовать можно только днём.", "Votes are cast by day only.")
+    if s.number < g.rules.day.first_vote_day:
+        return (f"В этой игре голосование начинается с {g.rules.day.first_vote_day}-го дня.",
+                f"In this game voting starts on day {g.rules.day.first_vote_day}.")
     why = vote_loss(g, p)
     if why:
         return why
@@ -92,6 +95,10 @@ def check_vote(g, p, target):
             return (f"«{target}» выбыл(а) (мёртв или вынесен); голосовать можно только против "
                     f"тех, кто в игре.",
                     f"'{target}' is out (dead or removed); vote only for players in the game.")
+    for fn, params in g.rules.hooks.get("vote_check", ()):
+        why = fn(g, p, target, params)
+        if why is not None:
+            return why
     if rules.vote_changes is not None and p.name in s.votes \
             and s.vote_changes.get(p.name, 0) >= rules.vote_changes:
         return (f"Голос можно менять не более {rules.vote_changes} раз(а) за день.",
@@ -146,11 +153,17 @@ def resolve_day(g) -> None:
             else:
                 votes.pop(p.name, None)
     dc = DayCount(g, votes)
+    for p in eligible:
+        w = s.status_value(p, "vote_weight") if p.st else None
+        if w is not None:
+            dc.weights[p.name] = w
     for a in s.day_actions:
         actor = players[a.actor]
         if not actor.alive or not g.can_use_effects(actor):
             continue
         ab = g.rules.abilities[a.ability]
+        if ab.immediate:
+            continue
         ts = [players[t] for t in a.targets]
         for mech, params in ab.mechs:
             mech.fn(dc, actor, ts, params)

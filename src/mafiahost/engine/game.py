@@ -9,7 +9,7 @@ and applies it to the state (``engine.state.APPLY``). A refused command raises
 from __future__ import annotations
 
 from . import mechanics, victory
-from .day import check_vote, mark_absent, resolve_day
+from .day import DayCount, check_vote, mark_absent, resolve_day
 from .errors import Refused
 from .events import HOST, PUBLIC, Event
 from .model import AbilitySpec, RulesetSpec
@@ -232,7 +232,13 @@ class Game:
         why = self.why_not(p, ab, ts)
         if why is not None:
             raise Refused(*why)
-        return self.record(p, ab, ts)
+        ev = self.record(p, ab, ts)
+        if ab.immediate:
+            dc = DayCount(self, dict(self.state.votes))
+            targets = [self.state.players[t] for t in ts]
+            for mech, params in ab.mechs:
+                mech.fn(dc, p, targets, params)
+        return ev
 
     def why_not_without(self, old, p: Player, ab: AbilitySpec, ts: tuple):
         """``why_not`` as if the move ``old`` had not been sent (for a replacement)."""

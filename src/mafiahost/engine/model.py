@@ -29,6 +29,7 @@ class AbilitySpec:
         "distinct_targets",
         "effects",
         "id",
+        "immediate",
         "key",
         "mechs",
         "min_alive_self",
@@ -80,6 +81,9 @@ class AbilitySpec:
         self.distinct_targets: bool = kw.get("distinct_targets", True)
         self.owner: str | None = kw.get("owner")      # faction owning a shared action
         self.wasted_if_doomed: bool = kw.get("wasted_if_doomed", False)
+        # a day ability that takes effect when sent (its result known before the count);
+        # its mechanics leave statuses (vote_weight, voteless) that the count reads
+        self.immediate: bool = kw.get("immediate", False)
         # filled by ``bind``: (Mechanic, params) pairs and what they add up to
         self.mechs: tuple = ()
         self.visits = self.counts_out = False

@@ -50,52 +50,10 @@ class _Census:
         return self.by_role.get(group, 0)
 
 
-def _members(g, alive, group, own, me):
-    if isinstance(group, list):
-        out = []
-        for x in group:
-            out.extend(_members(g, alive, x, own, me))
-        return out
-    if group == "self":
-        return [me] if me is not None else []
-    if group == "own":
-        return [p for p in alive if p.faction == own] if me is None else [me]
-    if group == "others":
-        mine = set(_members(g, alive, "own", own, me))
-        return [p for p in alive if p not in mine]
-    if group in g.rules.factions:
-        return [p for p in alive if p.faction == group]
-    return [p for p in alive if p.role == group]
-
-
-def holds(g, cond, own, me=None, alive=None, census=None) -> bool:
-    if alive is None:
-        alive = [p for p in g.state.order if p.alive]
-    if census is None:
-        census = _Census(g, alive)
-    (key, arg), = cond.items()
-    if key == "all":
-        return all(holds(g, c, own, me, alive, census) for c in arg)
-    if key == "any":
-        return any(holds(g, c, own, me, alive, census) for c in arg)
-    if key == "none_alive":
-        return census.count(arg, own, me) == 0
-    if key == "cmp":
-        a, op, b = arg
-        return _OPS[op](census.count(a, own, me), census.count(b, own, me))
-    if key == "at_most":
-        grp, n = arg
-        return census.count(grp, own, me) <= n
-    if key in mechanics.CONDITIONS:
-        fn = mechanics.CONDITIONS[key]
-        return lambda c, own, me: fn(c, own, me, arg)
-    if key == "only_with":
-        rest = _members(g, alive, "others", own, me)
-        grp = _members(g, alive, arg["group"], own, me)
-        tag = arg.get("tag_not")
-        return (len(rest) == arg.get("n", 1) and all(p in grp for p in rest)
-                and all(tag not in g.rules.roles[p.role].tags for p in rest))
-    raise ValueError(f"unknown victory condition {key!r}")
+def holds(g, cond, own, me=None) -> bool:
+    """Does the condition tree ``cond`` hold now for faction ``own`` (or single ``me``)?"""
+    alive = [p for p in g.state.order if p.alive]
+    return _compiled(cond)(_Census(g, alive), own, me)
 
 
 def _compile(cond):
@@ -115,6 +73,9 @@ def _compile(cond):
     if key == "at_most":
         grp, n = arg
         return lambda c, own, me: c.count(grp, own, me) <= n
+    if key in mechanics.CONDITIONS:
+        fn = mechanics.CONDITIONS[key]
+        return lambda c, own, me: fn(c, own, me, arg)
     if key == "only_with":
         def only_with(c, own, me):
             rest = [p for p in c.alive if p is not me and (me is not None or p.faction != own)]

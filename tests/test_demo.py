@@ -7,7 +7,11 @@ from mafiahost.sim import new_random_game, play_game
 
 CASES = [("vanilla", 12, None), ("classic", 12, None), ("classic", 16, {"yakuza": True}),
          ("gemini", 12, None), ("gemini", 12, {"watcher": True}), ("gemini", 8, None),
-         ("indians", 12, None), ("indians", 8, None), ("osiris", 12, None), ("osiris", 8, None)]
+         ("indians", 12, None), ("indians", 8, None), ("osiris", 12, None), ("osiris", 8, None),
+         ("niichavo", 12, None), ("niichavo", 16, None), ("atlantis", 12, None),
+         ("atlantis", 8, None), ("odessa", 12, None), ("odessa", 8, None),
+         ("musketeers", 12, None), ("musketeers", 8, None), ("antem", 12, None),
+         ("antem", 8, None)]
 
 
 @pytest.mark.parametrize("ruleset,players,options", CASES)
@@ -23,7 +27,8 @@ def test_200_seeded_games_end(ruleset, players, options):
             assert not alive, (ruleset, seed, "ended with living players but no winner")
 
 
-@pytest.mark.parametrize("ruleset", ["vanilla", "classic", "gemini", "indians", "osiris"])
+@pytest.mark.parametrize("ruleset", ["vanilla", "classic", "gemini", "indians", "osiris",
+                                     "niichavo", "atlantis", "odessa", "musketeers", "antem"])
 def test_demo_command_prints_russian_posts(ruleset, capsys):
     assert main(["demo", ruleset, "--players", "12", "--seed", "3"]) == 0
     out = capsys.readouterr().out

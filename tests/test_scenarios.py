@@ -12,7 +12,8 @@ FILES = collect([ROOT / "scenarios"])
 
 
 def test_there_are_scenarios_for_each_ruleset():
-    for rs in ("classic", "gemini", "vanilla"):
+    for rs in ("classic", "gemini", "vanilla", "niichavo", "atlantis", "odessa", "musketeers",
+               "antem", "indians", "osiris"):
         assert any(f.parent.name == rs for f in FILES), rs
 
 

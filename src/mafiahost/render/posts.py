@@ -1,0 +1,713 @@
+"""Posts ready to paste: the first post, the morning post, the live vote count, the final
+post, role cards and private messages; Russian or English, plain text or forum BBCode.
+
+The words live in ``messages.yaml`` and the markup in ``formats.yaml`` next to this file; a
+rule set may add ``messages_<ruleset>.yaml`` (sentences for its own event types); a host
+edits them, or points ``MAFIAHOST_TEXTS`` at a YAML file that overrides any of their keys
+(the same structure, plus an optional ``formats:`` section).
+
+What a text may say is decided by each event's audience, never by the caller: a public post
+is made from public events only; a player's private messages from the events addressed to
+that player; only the final post (the game is over) shows the host's log. Fields whose
+names start with ``_`` (the dice state) are never printed. Players appear under the name
+their seat is played by now (``g.display``, замена).
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from ..engine.day import vote_loss
+from ..engine.errors import Refused
+from ..engine.events import HOST, PUBLIC
+
+HERE = Path(__file__).parent
+LANGS = ("ru", "en")
+FORMATS = ("plain", "bbcode")
+ENV = "MAFIAHOST_TEXTS"
+
+# event fields that hold one seat name, or a list of them
+NAME_FIELDS = frozenset({"player", "voter", "target", "target2", "by", "actor", "visitor",
+                         "to", "onto"})
+NAMES_FIELDS = frozenset({"players", "members", "targets", "not_voted", "visitors",
+                          "shielded"})
+
+
+# ---- the text files ------------------------------------------------------------------------
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in (over or {}).items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) \
+            else v
+    return out
+
+
+@cache
+def _load(override: str, ruleset: str = "") -> dict:
+    data = yaml.safe_load((HERE / "messages.yaml").read_text(encoding="utf-8"))
+    data["formats"] = yaml.safe_load((HERE / "formats.yaml").read_text(encoding="utf-8"))
+    own = HERE / f"messages_{ruleset}.yaml"
+    if ruleset and own.is_file():
+        data = _merge(data, yaml.safe_load(own.read_text(encoding="utf-8")) or {})
+    if override:
+        path = Path(override)
+        try:
+            extra = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except OSError as e:
+            raise Refused(f"Файл текстов {path} ({ENV}) не читается: {e.strerror}.",
+                          f"The texts file {path} ({ENV}) cannot be read: {e.strerror}.") from e
+        if not isinstance(extra, dict):
+            raise Refused(f"Файл текстов {path} должен содержать разделы ru:, en:, formats:.",
+                          f"The texts file {path} must hold sections ru:, en:, formats:.")
+        data = _merge(data, extra)
+    return data
+
+
+def texts(ruleset: str = "") -> dict:
+    """Every text: ``{"ru": {...}, "en": {...}, "formats": {"plain": ..., "bbcode": ...}}``:
+    ``messages.yaml``, then a rule set's own ``messages_<ruleset>.yaml`` (sentences for its
+    own event types), then the file named by ``MAFIAHOST_TEXTS`` (if any), each merged over
+    the one before."""
+    return _load(os.environ.get(ENV, ""), ruleset)
+
+
+class _Fields(dict):
+    def __missing__(self, key):
+        return ""
+
+
+def _fill(template: str, fields: dict) -> str:
+    try:
+        return template.format_map(_Fields(fields))
+    except (ValueError, IndexError, AttributeError, KeyError, TypeError):
+        # a broken sentence in an edited file: show it with its fields rather than fail
+        return template + " " + ", ".join(f"{k}={v}" for k, v in fields.items())
+
+
+def _seat(g, name: str) -> str:
+    """The seat played under ``name`` (a seat name or the nick of a replacement)."""
+    s = g.state
+    if name in s.players:
+        return name
+    for seat, nick in s.aliases.items():
+        if nick == name:
+            return seat
+    low = name.casefold()
+    for p in s.order:
+        if p.name.casefold() == low or g.display(p.name).casefold() == low:
+            return p.name
+    names = ", ".join(g.display(p.name) for p in s.order)
+    raise Refused(f"Игрока «{name}» нет в игре; игроки: {names}.",
+                  f"There is no player '{name}'; the players are: {names}.")
+
+
+# ---- the writer ----------------------------------------------------------------------------
+
+class Writer:
+    """Words and markup for one game, language and format."""
+
+    def __init__(self, g, lang: str = "ru", fmt: str = "plain"):
+        if lang not in LANGS:
+            raise ValueError(f"Unknown language '{lang}': use one of {', '.join(LANGS)}.")
+        if fmt not in FORMATS:
+            raise ValueError(f"Unknown format '{fmt}': use one of {', '.join(FORMATS)}.")
+        data = texts(g.rules.id)
+        self.g = g
+        self.lang = lang
+        self.fmt = fmt
+        self.m = data[lang]
+        self.f = data["formats"][fmt]
+        self.hidden_roles = {e.data["player"]: e.data["role"] for e in g.events
+                             if e.type == "role_hidden"}
+
+    # words
+    def t(self, section: str, key: str, /, **kw) -> str:
+        s = self.m.get(section, {}).get(key)
+        return "" if s is None else _fill(s, kw)
+
+    def has(self, section: str, key: str) -> bool:
+        return key in self.m.get(section, {})
+
+    def term(self, x) -> str:
+        if isinstance(x, bool):
+            return self.m["terms"]["yes" if x else "no"]
+        return str(self.m["terms"].get(str(x), x))
+
+    def phase_label(self, label: str) -> str:
+        kind, _, num = (label or "").partition(" ")
+        if kind in ("night", "day"):
+            return self.t("phase", kind, number=num)
+        return self.t("phase", "setup") if not label else label
+
+    # markup
+    def mark(self, kind: str, text: str, title: str = "") -> str:
+        tpl = self.f.get(kind, "{text}")
+        return _fill(tpl, {"text": text, "title": title})
+
+    def items(self, lines: list[str]) -> list[str]:
+        out = [self.f.get("list_start", "")]
+        out += [self.mark("item", x) for x in lines]
+        out.append(self.f.get("list_end", ""))
+        return [x for x in out if x != ""]
+
+    # names
+    def who(self, x) -> str:
+        if isinstance(x, str) and x in self.g.state.players:
+            return self.g.display(x)
+        if x == "?":
+            return self.term("someone")
+        return self.term(x)
+
+    def role_name(self, rid) -> str:
+        r = self.g.rules.roles.get(rid)
+        if r is None:
+            return str(rid)
+        return r.name_ru if self.lang == "ru" else r.name_en
+
+    def faction_name(self, fid) -> str:
+        f = self.g.rules.factions.get(fid)
+        if f is not None:
+            return f.name_ru if self.lang == "ru" else f.name_en
+        return self.role_name(fid)
+
+    def ability_name(self, aid, key=None, actor=None) -> str:
+        ab = self.g.rules.abilities
+        spec = ab.get(key) if key else None
+        if spec is None and actor in self.g.state.players:
+            spec = ab.get(f"{self.g.state.players[actor].role}.{aid}")
+        if spec is None:
+            spec = next((a for a in ab.values() if a.id == aid), None)
+        if spec is None:
+            return self.term(aid)
+        return spec.name_ru if self.lang == "ru" else spec.name_en
+
+    def result_word(self, r) -> str:
+        if isinstance(r, bool):
+            return self.term(r)
+        roles = self.g.rules.roles
+        if r in roles:
+            return self.role_name(r)
+        if isinstance(r, str) and r.startswith("not_") and r[4:] in roles:
+            return _fill(self.m["terms"]["not_prefix"], {"role": self.role_name(r[4:])})
+        return self.term(r)
+
+    def value(self, v) -> str:
+        if isinstance(v, bool):
+            return self.term(v)
+        if isinstance(v, (list, tuple)):
+            return ", ".join(self.value(x) for x in v)
+        if isinstance(v, dict):
+            return ", ".join(f"{k}={self.value(x)}" for k, x in v.items()
+                             if not str(k).startswith("_"))
+        if isinstance(v, str):
+            return self.who(v)
+        return str(v)
+
+    def fields(self, e, to: str | None = None) -> dict:
+        """The event's fields as words, ready for a sentence (never ``_`` fields)."""
+        d = e.data
+        out: dict = {"type": e.type, "phase": self.phase_label(e.phase)}
+        for k, v in d.items():
+            if k.startswith("_"):
+                continue
+            if v is None:
+                out[k] = self.term("unknown")
+            elif k in NAME_FIELDS and isinstance(v, str):
+                out[k] = self.who(v)
+            elif k in NAMES_FIELDS and isinstance(v, (list, tuple)):
+                out[k] = ", ".join(self.who(x) for x in v) or self.term("nobody")
+            elif k == "role":
+                out[k] = self.role_name(v)
+            elif k == "was":
+                out[k] = self.role_name(v) if v in self.g.rules.roles else self.who(v)
+            elif k == "faction":
+                out[k] = self.faction_name(v)
+            elif k == "winners":
+                out[k] = ", ".join(self.faction_name(x) for x in v)
+            elif k == "result":
+                out[k] = self.result_word(v)
+            elif k in ("ability", "cause"):
+                out[k] = self.ability_name(v, d.get("key") if k == "ability" else None,
+                                           d.get("actor") or d.get("player"))
+            elif k in ("how", "why"):
+                out[k] = self.term(v)
+            elif k == "went_out":
+                out[k] = self.term("went_out" if v else "stayed_home")
+            elif k == "chance":
+                out[k] = _fill(self.m["terms"]["chance"], {"percent": f"{v * 100:g}"})
+            else:
+                out[k] = self.value(v)
+        if "chance" not in out:
+            out["chance"] = ""
+        if e.type == "eliminated":
+            why = d.get("why")
+            out["reason"] = self.t("post", "reason", why=self.term(why)) if why else ""
+            if "role" not in d and d.get("player") in self.hidden_roles:
+                out["role"] = self.role_name(self.hidden_roles[d["player"]])
+        if e.type == "action":
+            key = d.get("key", "")
+            out["role"] = self.role_name(key.split(".", 1)[0]) if "." in key else ""
+        if e.type == "met" and to is not None:
+            out["others"] = ", ".join(self.who(x) for x in d.get("players", ()) if x != to)
+        return out
+
+    def generic(self, e) -> str:
+        f = self.fields(e)
+        rest = ", ".join(f"{k}={v}" for k, v in f.items()
+                         if k not in ("type", "phase", "chance") and v != "")
+        return f"{e.type}: {rest}" if rest else e.type
+
+    def event_line(self, section: str | tuple, e, variant: str | None = None,
+                   to: str | None = None) -> str | None:
+        """The event's sentence from ``section`` (``type.variant``, then ``type``; several
+        sections are tried in order); None when the sentence is "" (left out); the generic
+        line when no section has one."""
+        tpl = None
+        for name in (section,) if isinstance(section, str) else section:
+            sec = self.m.get(name, {})
+            tpl = sec.get(f"{e.type}.{variant}") if variant else None
+            if tpl is None:
+                tpl = sec.get(e.type)
+            if tpl is not None:
+                break
+        if tpl is None:
+            return self.generic(e)
+        if tpl == "":
+            return None
+        return _fill(tpl, self.fields(e, to))
+
+    def vote_how(self) -> list[str]:
+        """How to vote in this game's thread (the ruleset's forum convention)."""
+        markup = self.g.rules.forum.get("vote_markup", ["spoiler", "red"])
+        if isinstance(markup, str):
+            markup = [markup]
+        out = []
+        for kind in markup:
+            if self.has("start", f"vote_{kind}"):
+                ex = self.mark("code", self.t("start", f"example_{kind}"))
+                out.append(self.t("start", f"vote_{kind}", example=ex))
+        aa = self.g.rules.day.against_all
+        if aa in ("first_day", "every_day"):
+            ex = self.mark("code", self.t("start", "example_against_all"))
+            out.append(self.t("start", f"against_all_{aa}", example=ex))
+        return out
+
+
+def _title(g, lang):
+    return g.rules.title_ru if lang == "ru" else g.rules.title_en
+
+
+# ---- the first post ------------------------------------------------------------------------
+
+def start_post(g, commitment: str, lang: str = "ru", fmt: str = "plain") -> str:
+    """The game's first post: the ruleset, the players in seating order, how to vote, and
+    the commitment (hash) to the dice seed. Nothing about roles."""
+    w = Writer(g, lang, fmt)
+    r = g.rules
+    lines = [w.mark("title", w.t("start", "title", title=_title(g, lang)))]
+    lines.append(w.t("start", "ruleset", title=_title(g, lang), id=r.id, version=r.version))
+    if r.source:
+        lines.append(w.t("start", "source", source=r.source))
+    started = next((e for e in g.events if e.type == "game_started"), None)
+    opts = (started.data.get("options") if started else None) or g.options
+    if opts:
+        lines.append(w.t("start", "options",
+                         options=", ".join(f"{k}={w.value(v)}" for k, v in opts.items())))
+    lines.append("")
+    lines.append(w.mark("heading", w.t("start", "players", count=len(g.state.order))))
+    lines += w.items([w.t("start", "player_line", n=i + 1, player=g.display(p.name))
+                      for i, p in enumerate(g.state.order)])
+    lines.append("")
+    first = next((e.phase for e in g.events if e.type == "phase_started"), "")
+    if first:
+        lines.append(w.t("start", "first_phase", phase=w.phase_label(first)))
+    lines += w.vote_how()
+    lines.append("")
+    lines.append(w.t("start", "commitment", commitment=w.mark("bold", commitment)))
+    return "\n".join(lines)
+
+
+# ---- the morning post and the day's result ------------------------------------------------
+
+def phase_post(g, events, lang: str = "ru", fmt: str = "plain") -> str:
+    """The public post for one resolved phase: the morning post (who left and how, as far
+    as the rules reveal; announcements such as a lost vote or new prisoners) or the day's
+    result with the vote count. Only public events are read."""
+    w = Writer(g, lang, fmt)
+    events = list(events)
+    pub = [e for e in events if e.audience == PUBLIC]
+    label = _resolved_label(g, events)
+    kind, _, num = label.partition(" ")
+    if kind == "night":
+        title = w.t("post", "night_title", number=num)
+    elif kind == "day":
+        title = w.t("post", "day_title", number=num)
+    else:
+        title = w.t("post", "host_title")
+    lines = [w.mark("title", title)]
+    reveal = g.rules.reveal_roles
+    deaths = 0
+    tie = None
+    for e in pub:
+        d = e.data
+        t = e.type
+        if t in ("phase_started", "vote"):
+            continue
+        if t == "tie":
+            tie = d.get("players", [])
+            continue
+        if t == "eliminated":
+            deaths += 1
+            how = d.get("how")
+            key = how if how in ("killed", "lynched", "host") else "other"
+            if not reveal or "role" not in d:
+                key += "_hidden"
+            f = w.fields(e)
+            f["player"] = w.mark("name", f["player"])
+            if not reveal or "role" not in d:
+                f["role"] = ""
+            if how == "lynched" and tie and not any(x.type == "no_lynch" for x in pub):
+                lines.append(w.t("post", "tie_dice", player=w.who(d["player"]),
+                                 players=", ".join(w.who(x) for x in tie)))
+            lines.append(w.t("post", "eliminated." + key, **f))
+        elif t == "vote_count":
+            lines += _count_lines(w, d)
+        elif t == "no_lynch":
+            lines.append(_no_lynch(w, d, tie))
+        elif t == "game_over":
+            if d.get("winners"):
+                lines.append(w.t("post", "game_over", **w.fields(e)))
+            else:
+                lines.append(w.t("post", "game_over_none"))
+        else:
+            line = w.event_line("post", e)
+            if line:
+                lines.append(line)
+    if kind == "night" and not deaths:
+        lines.insert(1, w.t("post", "nobody_died"))
+    return "\n".join(lines)
+
+
+def _resolved_label(g, events: list) -> str:
+    """The phase the events are about: that of the first event that is not the next
+    phase's start; with only a ``phase_started``, the phase before it."""
+    label = next((e.phase for e in events if e.type != "phase_started"), None)
+    if label is not None:
+        return label
+    nxt = next((e for e in events if e.type == "phase_started"), None)
+    prev = ""
+    for e in g.events:
+        if e is nxt:
+            return prev
+        if e.type == "phase_started":
+            prev = e.phase
+    return ""
+
+
+def _no_lynch(w: Writer, d: dict, tie) -> str:
+    players = d.get("shielded") or tie or []
+    variant = "shielded" if d.get("shielded") else d.get("why")
+    key = f"no_lynch.{variant}" if w.has("post", f"no_lynch.{variant}") else "no_lynch"
+    return w.t("post", key, players=", ".join(w.who(x) for x in players))
+
+
+def _count_lines(w: Writer, d: dict) -> list[str]:
+    g = w.g
+    seat = {p.name: p.seat for p in g.state.order}
+    out = [w.mark("heading", w.t("post", "vote_count"))]
+    counts = d.get("counts", {})
+    rows = sorted(d.get("voters", {}).items(),
+                  key=lambda kv: (-counts.get(kv[0], len(kv[1])), seat.get(kv[0], 0)))
+    out += w.items([w.t("post", "vote_line", target=w.mark("name", w.who(target)),
+                        count=_num(counts.get(target, len(voters))),
+                        voters=", ".join(w.who(v) for v in voters))
+                    for target, voters in rows])
+    if d.get("against_all"):
+        out.append(w.t("post", "against_all", count=d["against_all"]))
+    if d.get("not_voted"):
+        out.append(w.t("post", "not_voted", players=", ".join(w.who(x) for x in d["not_voted"])))
+    return out
+
+
+def _num(x) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+# ---- the live vote count -------------------------------------------------------------------
+
+def _when(deadline) -> str:
+    if isinstance(deadline, datetime):
+        s = deadline.strftime("%d.%m.%Y %H:%M")
+        return f"{s} {deadline.tzname()}" if deadline.tzinfo else s
+    return str(deadline)
+
+
+def vote_count_post(g, lang: str = "ru", fmt: str = "plain", deadline=None) -> str:
+    """The count so far, like a forum vote counter: each candidate with the names voting
+    for them and a count (most votes first, then seating order), against all, abstained,
+    who has not voted yet and who cannot vote today (only for publicly announced reasons).
+    Made from the public votes alone: secret day effects (a boss's switch, a puppet) are
+    applied only when the day is resolved."""
+    w = Writer(g, lang, fmt)
+    s = g.state
+    lines = [w.mark("title", w.t("count", "title", number=s.number))]
+    if s.phase != "day":
+        lines.append(w.t("count", "not_day"))
+        return "\n".join(lines)
+    if deadline is not None:
+        lines.append(w.t("count", "deadline", deadline=_when(deadline)))
+    eligible = [p for p in s.order if p.alive and vote_loss(g, p) is None]
+    can = {p.name for p in eligible}
+    # voters in the order of their current vote (a change moves the voter to the end)
+    order: dict[str, str] = {}
+    start = max((i for i, e in enumerate(g.events) if e.type == "phase_started"), default=0)
+    for e in g.events[start:]:
+        if e.type == "vote" and e.audience == PUBLIC:
+            order.pop(e.data["voter"], None)
+            order[e.data["voter"]] = e.data["target"]
+    for v, t in s.votes.items():          # votes the event scan missed (none in practice)
+        order.setdefault(v, t)
+    for_: dict[str, list] = {}
+    against, abstain = [], []
+    for voter, target in order.items():
+        if voter not in can or s.votes.get(voter) != target:
+            continue
+        if target == "against_all":
+            against.append(voter)
+        elif target == "abstain":
+            abstain.append(voter)
+        else:
+            for_.setdefault(target, []).append(voter)
+    seat = {p.name: p.seat for p in s.order}
+    rows = sorted(for_.items(), key=lambda kv: (-len(kv[1]), seat.get(kv[0], 0)))
+    if rows:
+        lines += w.items([w.t("count", "line", target=w.mark("name", w.who(t)), count=len(vs),
+                              voters=", ".join(w.who(v) for v in vs)) for t, vs in rows])
+    if against:
+        lines.append(w.t("count", "against_all", count=len(against),
+                         voters=", ".join(w.who(v) for v in against)))
+    if abstain:
+        lines.append(w.t("count", "abstain", count=len(abstain),
+                         voters=", ".join(w.who(v) for v in abstain)))
+    if not rows and not against and not abstain:
+        lines.append(w.t("count", "none"))
+    missing = [p.name for p in eligible if p.name not in s.votes]
+    if missing:
+        lines.append(w.t("count", "not_voted", count=len(missing),
+                         players=", ".join(w.who(x) for x in missing)))
+    else:
+        lines.append(w.t("count", "all_voted"))
+    announced = [p for p in s.order if p.alive and p.name not in can
+                 and any(s.has(p, k) for k in ("jailed", "silenced", "absent"))]
+    if announced:
+        lines.append(w.t("count", "cannot_vote",
+                         players=", ".join(w.who(p.name) for p in announced)))
+    if g.rules.day.nonvoters_against_self and missing:
+        lines.append(w.t("count", "self_rule"))
+    return "\n".join(lines)
+
+
+# ---- the final post ------------------------------------------------------------------------
+
+def final_post(g, seed_reveal: dict | None = None, lang: str = "ru",
+               fmt: str = "plain") -> str:
+    """The end: the winners, every player's role (and how it changed), the whole log
+    night by night with the host's detail (every move, check, save and roll), and the
+    seed and salt when ``seed_reveal`` is given so players can check every roll."""
+    w = Writer(g, lang, fmt)
+    s = g.state
+    lines = [w.mark("title", w.t("final", "title", title=_title(g, lang)))]
+    over = next((e for e in reversed(g.events) if e.type == "game_over"), None)
+    winners = set(s.winners)
+    if over is None:
+        lines.append(w.t("final", "not_over"))
+    elif over.data.get("winners"):
+        lines.append(w.t("post", "game_over", **w.fields(over)))
+    else:
+        lines.append(w.t("post", "game_over_none"))
+    solo = {f for f, spec in g.rules.factions.items() if spec.solo}
+
+    def won(p) -> bool:
+        return (p.faction in winners and p.faction not in solo) or p.role in winners
+
+    if winners:
+        names = [g.display(p.name) for p in s.order if won(p)]
+        if names:
+            lines.append(w.t("final", "winners", players=", ".join(names)))
+    started = next((e for e in g.events if e.type == "game_started"), None)
+    first_role = dict(map(tuple, started.data["players"])) if started else {}
+    out_phase = {e.data["player"]: e.phase for e in g.events if e.type == "eliminated"}
+    lines.append("")
+    lines.append(w.mark("heading", w.t("final", "roles")))
+    rows = []
+    for p in s.order:
+        was = first_role.get(p.name, p.role)
+        changes = w.t("final", "role_was", role=w.role_name(was)) if was != p.role else ""
+        mark = "" if p.alive else w.t("final", "dead_mark",
+                                      phase=w.phase_label(out_phase.get(p.name, "")))
+        if won(p):
+            mark += w.t("final", "winner_mark")
+        rows.append(w.t("final", "role_line", player=g.display(p.name),
+                        role=w.role_name(p.role), faction=w.faction_name(p.faction),
+                        changes=changes, mark=mark))
+    lines += w.items(rows)
+    lines.append("")
+    lines.append(w.mark("spoiler", "\n".join(_log_lines(w)), title=w.t("final", "log_title")))
+    if seed_reveal:
+        lines.append("")
+        lines.append(w.mark("heading", w.t("final", "seed_title")))
+        for k, v in seed_reveal.items():
+            if str(k).startswith("_"):
+                continue
+            key = k if k in ("seed", "salt", "commitment") else "seed_other"
+            lines.append(w.t("final", key, key=k, value=v))
+        lines.append(w.t("final", "verify"))
+    return "\n".join(lines)
+
+
+def _log_lines(w: Writer) -> list[str]:
+    """Every event, phase by phase, as the host sees it."""
+    out: list[str] = []
+    group = None
+    tie = None
+    seen: set[str] = set()
+    for e in w.g.events:
+        label = e.phase
+        if label != group:
+            group = label
+            seen = set()
+            out.append(w.mark("heading", w.phase_label(label) if label
+                              else w.t("log", "setup_title")))
+        d = e.data
+        if e.type == "game_over" and not d.get("winners"):
+            line = w.t("log", "game_over_none")
+        elif e.type == "tie":
+            tie = d.get("players", [])
+            line = w.t("log", "tie", players=", ".join(w.who(x) for x in tie))
+        elif e.type == "no_lynch":
+            line = _no_lynch(w, d, tie)
+        elif e.type == "vote_count":
+            counts = d.get("counts", {})
+            rows = sorted(d.get("voters", {}).items(),
+                          key=lambda kv: -counts.get(kv[0], len(kv[1])))
+            summary = "; ".join(
+                w.t("post", "vote_line", target=w.who(t), voters=", ".join(map(w.who, vs)),
+                    count=_num(counts.get(t, len(vs)))) for t, vs in rows)
+            line = w.t("log", "vote_count", summary=summary or w.term("nobody"),
+                       against_all=d.get("against_all", 0),
+                       not_voted=", ".join(map(w.who, d.get("not_voted", ())))
+                       or w.term("nobody"))
+        else:
+            if e.type == "phase_started":
+                tie = None
+            variant = None
+            if d.get("target2"):
+                variant = "pair"
+            elif d.get("void"):
+                variant = "void"
+            elif e.type == "roll" and "chance" in d:
+                variant = "chance"
+            line = w.event_line(("log", "post"), e, variant)
+        if line and line not in seen:      # a team message sent to each member: once
+            seen.add(line)
+            out.append(w.mark("log_item", line))
+    return out
+
+
+# ---- role cards and private messages ------------------------------------------------------
+
+def role_card(g, player: str, lang: str = "ru", fmt: str = "plain") -> str:
+    """What a player is told at the start: role, side and goal, abilities (with their text
+    and when they act), the known teammates, and how to vote."""
+    w = Writer(g, lang, fmt)
+    seat = _seat(g, player)
+    p = g.state.players[seat]
+    rules = g.rules
+    role = rules.roles[p.role]
+    fac = rules.factions.get(p.faction)
+    ru = lang == "ru"
+    lines = [w.mark("title", w.t("card", "title", role=w.role_name(p.role)))]
+    lines.append(w.t("card", "faction", faction=w.faction_name(p.faction)))
+    goal = (fac.goal_ru if ru else fac.goal_en) if fac else ""
+    if goal:
+        lines.append(w.t("card", "goal", goal=goal))
+    text = role.text_ru if ru else role.text_en
+    if text:
+        lines.append(text)
+    abilities = [rules.abilities[f"{p.role}.{a}"] for a in role.abilities]
+    lines.append("")
+    if abilities:
+        lines.append(w.mark("heading", w.t("card", "abilities")))
+        rows = []
+        for ab in abilities:
+            if ab.while_dead:
+                when = w.t("card", "when_dead")
+            elif ab.phase == "day":
+                when = w.t("card", "when_day")
+            elif ab.step is not None and ab.step in rules.step_index:
+                st = rules.steps[rules.step_index[ab.step]]
+                when = w.t("card", "when_night", step=(st.name_ru if ru else st.name_en) or st.id)
+            else:
+                when = w.t("card", "when_night_nostep")
+            extra = []
+            if ab.targets != 1:
+                extra.append(w.t("card", "targets", n=ab.targets))
+            if ab.uses_per_game is not None:
+                extra.append(w.t("card", "uses", n=ab.uses_per_game))
+            req = ab.requires_ru if ru else ab.requires_en
+            if req:
+                extra.append(w.t("card", "requires", requires=req))
+            if extra:
+                when += ", " + ", ".join(extra)
+            rows.append(w.t("card", "ability", name=w.mark("bold", ab.name_ru if ru
+                                                            else ab.name_en),
+                            id=ab.id, when=when, text=ab.text_ru if ru else ab.text_en))
+        lines += w.items(rows)
+    else:
+        lines.append(w.t("card", "no_abilities"))
+    teams: dict[str, list] = {}
+    for e in g.events:
+        if e.type == "team" and e.audience not in (PUBLIC, HOST) and e.visible_to(seat):
+            teams[e.data.get("faction")] = e.data.get("members", [])
+    for fid, members in teams.items():
+        lines.append(w.t("card", "team", faction=w.faction_name(fid),
+                         members=", ".join(w.who(m) for m in members)))
+    how = w.vote_how()
+    if how:
+        lines.append("")
+        lines += how
+    return "\n".join(lines)
+
+
+def private_messages(g, events, player: str, lang: str = "ru", fmt: str = "plain") -> str:
+    """Every event in ``events`` addressed to ``player`` (never a public or host-only one)
+    as sentences for that player, grouped by phase; "" when there is none."""
+    w = Writer(g, lang, fmt)
+    seat = _seat(g, player)
+    lines: list[str] = []
+    group = None
+    for e in events:
+        if e.audience in (PUBLIC, HOST) or not e.visible_to(seat):
+            continue
+        d = e.data
+        if e.type == "check_result" and d.get("target2"):
+            variant = "pair"
+        elif e.type == "recruited" and d.get("player") == seat:
+            variant = "self"
+        else:
+            variant = None
+        line = w.event_line("pm", e, variant, to=seat)
+        if not line:
+            continue
+        if e.phase != group:
+            group = e.phase
+            lines.append(w.mark("heading", w.t("pm", "phase_title",
+                                               phase=w.phase_label(e.phase))))
+        lines.append(line)
+    return "\n".join(lines)

@@ -183,20 +183,35 @@ def woman(dc, actor, targets, params):
 
 @mechanic("indians_hunt", visits=False, counts_as_out=False)
 def hunt(dc, actor, targets, params):
-    """A d6: 1 nothing; 2–5 game, the hunter's vote weighs +0.5 (it can only break a tie);
-    6 the grizzly, the hunter loses today's vote."""
+    """A d6, rolled when the hunt is declared ("результат охоты известен до подведения
+    итогов"): 1 nothing; 2–5 game, the hunter's vote weighs +0.5 today (it can only break
+    a tie); 6 the grizzly, the hunter loses today's vote."""
     g = dc.g
+    today = g.state.idx
     r = g.roll("hunt", [1, 2, 3, 4, 5, 6])
     if r == 1:
         result = "mice"
     elif r <= 5:
         result = "game"
-        dc.weights[actor.name] = 1.5
+        g.set_status(actor, "vote_weight", 1.5, until=today)
     else:
         result = "grizzly"
     g.emit("hunt", PUBLIC, player=actor.name, roll=r, result=result)
     if result == "grizzly":
-        lose_vote(dc, actor, "hunt")
+        g.set_status(actor, "voteless", "hunt", until=today)
+        g.emit("vote_lost", PUBLIC, player=actor.name, why="hunt")
+
+
+@hook("vote_check", "indians_duel_vote_locked")
+def duel_vote_locked(g, p, target, params):
+    """«Менять голос и/или отзывать поединок нельзя»: the challenge is the challenger's vote."""
+    d = _duel_today(g)
+    if d is not None and d.actor == p.name and target != d.targets[0]:
+        return (f"Менять голос после вызова на поединок нельзя: голос «{p.name}» — против "
+                f"«{d.targets[0]}».",
+                f"A vote cannot change after a duel challenge: '{p.name}' votes against "
+                f"'{d.targets[0]}'.")
+    return None
 
 
 @mechanic("indians_duel", visits=False, counts_as_out=False)

@@ -434,9 +434,9 @@ class Game:
         if self.rules.first_phase == "day" and phase == "day" and self.state.idx > 0:
             number = self.state.number + 1
         self.emit("phase_started", PUBLIC, phase=phase, number=number)
-        if phase == "day":
-            for fn, params in self.rules.hooks.get("day_start", ()):
-                fn(self, params)
+        for fn, params in self.rules.hooks.get("day_start" if phase == "day" else "night_open",
+                                               ()):
+            fn(self, params)
 
     def eliminate(self, p: Player, how: str, **extra) -> None:
         if not p.alive:

@@ -15,7 +15,8 @@ Other registries, each by name, so a ruleset file says which it uses:
 - ``@scheduled(name)`` — delayed effects coming due: ``fn(night, item)``.
 - ``@hook(kind, name)`` — ruleset-scoped hooks; a ruleset lists the ones it uses under
   ``hooks:`` (kinds: ``on_eliminated`` ``fn(g, player)``, ``night_start`` /
-  ``dawn`` ``fn(night, params)``, ``day_start`` ``fn(g, params)``, ``day_count``
+  ``dawn`` ``fn(night, params)`` (``night_start`` runs when the night is resolved),
+  ``night_open`` and ``day_start`` ``fn(g, params)`` (when the phase opens), ``day_count``
   ``fn(daycount, params)``, ``vote_check`` ``fn(g, voter, target, params)`` → None or a
   (ru, en) refusal)
   and steps may name ``auto:`` hooks of kind ``step`` run at the start of the step.
@@ -36,8 +37,8 @@ CONDITIONS: dict = {}      # name -> fn(census, own, me, arg) -> bool
 TIE_POLICIES: dict = {}    # name -> fn(g, dc, leaders, for_) -> list of names to lynch (0 or 1)
 GUARD_SETTLE = None        # set by protect.py: how a guard meets an attack at dawn
 
-HOOK_KINDS = ("on_eliminated", "night_start", "dawn", "day_start", "day_count", "step",
-              "vote_check")
+HOOK_KINDS = ("on_eliminated", "night_open", "night_start", "dawn", "day_start", "day_count",
+              "step", "vote_check")
 
 
 class Mechanic:

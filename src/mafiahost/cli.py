@@ -126,6 +126,401 @@ def cmd_demo(args) -> int:
     return 0 if g.state.over else 1
 
 
+# ---- hosting: saved games -------------------------------------------------------------
+
+def _host(args):
+    from .host import Host
+    return Host(args.db)
+
+
+def _lang(args):
+    return getattr(args, "lang", None) or None
+
+
+def _fmt(args):
+    return getattr(args, "format", None) or None
+
+
+def _done(d, args=None) -> int:
+    if d.message:
+        _out(d.message)
+    if d.post:
+        _out("")
+        _out(d.post)
+    return 0
+
+
+def _opts(pairs):
+    opts = {}
+    for o in pairs or []:
+        k, _, v = o.partition("=")
+        opts[k] = {"true": True, "false": False}.get(v, v)
+    return opts
+
+
+def cmd_game(args) -> int:
+    from .host import parse_roles
+    h = _host(args)
+    sub = args.game_cmd
+    if sub == "new":
+        players = [x.strip() for x in args.players.split(",") if x.strip()]
+        roles = parse_roles(args.roles, players) if args.roles else None
+        d = h.new_game(args.ruleset, players, roles=roles, options=_opts(args.option),
+                       mafia=args.mafia, seed=args.seed, name=args.name or "",
+                       lang=args.lang or "ru", fmt=args.format or "plain")
+        if args.deadline:
+            h.set_deadline(d.game_id, args.deadline)
+        return _done(d)
+    if sub == "demo":
+        return _game_demo(h, args)
+    if sub == "list":
+        games = h.list_games()
+        if args.json:
+            _out(json.dumps(games, ensure_ascii=False, indent=1))
+        elif not games:
+            _out("Игр пока нет: mafiahost game new RULESET --players \"Анна,Борис,...\" / "
+                 "No games yet.")
+        for g in [] if args.json else games:
+            _out(f"{g['id']:4}  {g['ruleset']:10} {g['players']:3} players  "
+                 f"{g['status']:10} {g['name']}")
+        return 0
+    if sub == "show":
+        info = h.show(args.id)
+        if args.json:
+            _out(json.dumps(info, ensure_ascii=False, indent=1))
+        else:
+            _out(_show_text(info, args.lang or info["lang"]))
+        return 0
+    if sub == "deadline":
+        return _done(h.set_deadline(args.id, None if args.clear else args.when))
+    if sub == "replace":
+        return _done(h.replace_player(args.id, args.seat, args.by))
+    if sub == "remove":
+        return _done(h.remove(args.id, args.player, args.why or ""))
+    if sub == "absent":
+        return _done(h.mark_absent(args.id, args.player))
+    if sub == "excuse":
+        return _done(h.excuse(args.id, args.player))
+    raise AssertionError(sub)
+
+
+def _show_text(info, lang) -> str:
+    ru = lang == "ru"
+    phase = {"night": "ночь", "day": "день"}.get(info["phase"], info["phase"]) if ru \
+        else info["phase"]
+    title = info["title_ru"] if ru else info["title_en"]
+    lines = [f"{'Игра' if ru else 'Game'} №{info['id']} {info['name']!r} — {title} "
+             f"({info['ruleset']} v{info['ruleset_version']})"]
+    if info["over"]:
+        lines.append(("Игра окончена; победители: " if ru else "Game over; winners: ")
+                     + (", ".join(info["winners"]) or "—"))
+    else:
+        lines.append(f"{'Фаза' if ru else 'Phase'}: {phase} {info['number']}    "
+                     f"{'Срок' if ru else 'Deadline'}: "
+                     f"{info['deadline'] or ('не задан' if ru else 'not set')}")
+    lines.append("Игроки:" if ru else "Players:")
+    for i, p in enumerate(info["players"], 1):
+        name = p["seat"] if p["name"] == p["seat"] else f"{p['seat']} (→ {p['name']})"
+        role = p["role_ru"] if ru else p["role_en"]
+        state = ("жив(а)" if ru else "alive") if p["alive"] else \
+            (("выбыл(а): " if ru else "out: ") + (p["how"] or ""))
+        st = ", ".join(k if v in (None, True) else f"{k}={v}" for k, v in p["statuses"].items())
+        lines.append(f"  {i:2}. {name} — {role} [{p['faction']}], {state}"
+                     + (f"; {'статусы' if ru else 'statuses'}: {st}" if st else ""))
+    if info["counters"]:
+        lines.append(("Счётчики: " if ru else "Counters: ")
+                     + ", ".join(f"{k}={v}" for k, v in info["counters"].items()))
+    if not info["over"]:
+        lines.append(("Ещё не походили: " if ru else "Have not acted yet: ")
+                     + (", ".join(info["not_acted"]) or "—"))
+        if info["phase"] == "day":
+            lines.append(("Ещё не проголосовали: " if ru else "Have not voted yet: ")
+                         + (", ".join(info["not_voted"]) or "—"))
+            if info["votes"]:
+                lines.append(("Голоса: " if ru else "Votes: ") + ", ".join(
+                    f"{v} → {t}" for v, t in info["votes"].items()))
+    lines.append(f"{'Обязательство (sha256)' if ru else 'Commitment (sha256)'}: "
+                 f"{info['commitment']}")
+    if info["last_command"]:
+        lines.append(("Последняя команда: " if ru else "Last command: ") + info["last_command"])
+    return "\n".join(lines)
+
+
+def _game_demo(h, args) -> int:
+    """A ready-to-play demo game: dealt, saved, with the commands to drive it."""
+    from .sim import NAMES
+    names = NAMES[:args.players]
+    d = h.new_game(args.ruleset, names, seed=args.seed, name="demo", lang=args.lang or "ru")
+    gid = d.game_id
+    row, g = h.load(gid)
+    prog = _prog()
+    db = f" --db {args.db}" if args.db else ""
+    _out(d.message)
+    _out("")
+    _out("=== Первый пост (вставьте в тему) / The first post (paste into the thread) ===")
+    _out(d.post)
+    _out("")
+    _out(_show_text(h.show(gid), args.lang or "ru"))
+    _out("")
+    _out("=== Попробуйте / Try ===")
+    tries = []
+    factions = set()
+    for p in g.state.order:
+        if p.faction in factions or len(tries) >= 3:
+            continue
+        moves = [(ab, ts) for ab, ts in g.legal_moves(p.name) if p.name not in ts]
+        other = [(ab, ts) for ab, ts in moves
+                 if all(g.state.players[t].faction != p.faction for t in ts)]
+        if moves:
+            ab, ts = (other or moves)[len(tries) * 5 % len(other or moves)]
+            factions.add(p.faction)
+            tries.append(f"{prog} act {gid} {p.name} {ab} {' '.join(ts)}{db}")
+    tries += [f"{prog} game show {gid}{db}",
+              f"{prog} cards {gid} {names[0]}{db}",
+              f"{prog} resolve {gid} --preview{db}",
+              f"{prog} resolve {gid}{db}",
+              f"{prog} pm {gid}{db}",
+              f"{prog} vote {gid} {names[0]} {names[1]}{db}",
+              f"{prog} votes count {gid}{db}",
+              f"{prog} undo {gid}{db}",
+              f"{prog} log {gid}{db}",
+              f"{prog} post {gid}{db}",
+              f"{prog} export {gid} -o game{gid}.json{db}",
+              f"{prog} verify game{gid}.json"]
+    for t in tries:
+        _out("  " + t)
+    _out("")
+    _out("Все команды / every command: docs/hosting.md")
+    return 0
+
+
+def _prog() -> str:
+    """How the user started this program, for commands to copy: ``mafiahost`` when that
+    is what the PATH finds, else the path typed (e.g. ``.venv/bin/mafiahost``)."""
+    import os
+    import shutil
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if not argv0.endswith("mafiahost"):
+        return "mafiahost"
+    found = shutil.which("mafiahost")
+    if found and os.path.abspath(found) == os.path.abspath(argv0):
+        return "mafiahost"
+    return argv0
+
+
+def cmd_act(args) -> int:
+    return _done(_host(args).act(args.id, args.actor, args.ability, args.targets,
+                                 replace=args.replace, lang=_lang(args)))
+
+
+def cmd_vote(args) -> int:
+    return _done(_host(args).vote(args.id, args.voter, args.target, at=args.at, late=args.late,
+                                  lang=_lang(args)))
+
+
+def cmd_votes(args) -> int:
+    h = _host(args)
+    if args.votes_cmd == "import":
+        from pathlib import Path
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(
+            encoding="utf-8")
+        aliases = dict(a.split("=", 1) for a in args.alias or [] if "=" in a)
+        d = h.import_votes(args.id, text, since=args.since, aliases=aliases,
+                           lang=_lang(args), fmt=_fmt(args))
+        _out(d.message)
+        for p in d.data.get("problems", ()):
+            _out(f"  ! {p}")
+        for p in d.data.get("notes", ()):
+            _out(f"  ~ {p}")
+        _out("")
+        _out(d.post)
+        return 0
+    if args.votes_cmd == "count":
+        _out(h.vote_count(args.id, _lang(args), _fmt(args)))
+        return 0
+    if args.votes_cmd == "list":
+        for r in h.vote_records(args.id):
+            _out(f"[{r['phase']}] {r['voter']} → {r['target']}  {r['status']}  {r['source']}"
+                 f"  {r['at'] or ''}  {r['note']}".rstrip())
+        return 0
+    raise AssertionError(args.votes_cmd)
+
+
+def cmd_resolve(args) -> int:
+    return _done(_host(args).resolve(args.id, preview=args.preview, lang=_lang(args),
+                                     fmt=_fmt(args)))
+
+
+def cmd_post(args) -> int:
+    kind = "start" if args.start else "votes" if args.votes else "final" if args.final \
+        else "phase" if args.phase else "latest"
+    _out(_host(args).post(args.id, kind, args.phase, _lang(args), _fmt(args), args.force))
+    return 0
+
+
+def _by_player(d: dict, empty: str) -> int:
+    if not d:
+        _out(empty)
+    for name, text in d.items():
+        _out(f"=== {name} ===")
+        _out(text)
+        _out("")
+    return 0
+
+
+def cmd_pm(args) -> int:
+    d = _host(args).private_messages(args.id, args.player, args.phase, _lang(args), _fmt(args))
+    return _by_player(d, "Личных сообщений нет. / No private messages.")
+
+
+def cmd_cards(args) -> int:
+    return _by_player(_host(args).cards(args.id, args.player, _lang(args), _fmt(args)), "")
+
+
+def cmd_undo(args) -> int:
+    return _done(_host(args).undo(args.id, lang=_lang(args)))
+
+
+def cmd_log(args) -> int:
+    for line in _host(args).log(args.id, undone=args.undone):
+        _out(line)
+    return 0
+
+
+def cmd_export(args) -> int:
+    data = _host(args).export(args.id)
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if args.output:
+        from pathlib import Path
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        _out(f"Игра №{args.id} сохранена в {args.output}. / Game {args.id} written to "
+             f"{args.output}.")
+    else:
+        _out(text)
+    return 0
+
+
+def _read_game_file(path):
+    from pathlib import Path
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise Refused(f"Не могу прочитать файл игры {path}: {e}",
+                      f"Cannot read the game file {path}: {e}") from None
+
+
+def cmd_import(args) -> int:
+    return _done(_host(args).import_game(_read_game_file(args.file), name=args.name))
+
+
+def cmd_verify(args) -> int:
+    from .host import verify
+    rep = verify(_read_game_file(args.file))
+    for n in rep.notes:
+        _out(f"ok: {n}")
+    for p in rep.problems:
+        _out(f"FAIL: {p}")
+    _out("VERIFIED: the game follows from its seed and the rules." if rep.ok
+         else "NOT VERIFIED.")
+    return 0 if rep.ok else 1
+
+
+HOST_COMMANDS = {"game": cmd_game, "act": cmd_act, "vote": cmd_vote, "votes": cmd_votes,
+                 "resolve": cmd_resolve, "post": cmd_post, "pm": cmd_pm, "cards": cmd_cards,
+                 "undo": cmd_undo, "log": cmd_log, "export": cmd_export, "import": cmd_import,
+                 "verify": cmd_verify}
+
+
+def _host_parsers(sub) -> None:
+    db = argparse.ArgumentParser(add_help=False)
+    db.add_argument("--db", help="SQLite file or database URL (postgresql://...); "
+                                 "default $MAFIAHOST_DB, else ./mafiahost.db")
+    db.add_argument("--lang", choices=("ru", "en"), help="language of posts and answers")
+    db.add_argument("--format", choices=("plain", "bbcode"), help="post format")
+    gid = argparse.ArgumentParser(add_help=False)
+    gid.add_argument("id", type=int, help="game number (game list)")
+
+    p = sub.add_parser("game", help="host a saved game: new, demo, list, show, deadline, "
+                                    "replace, remove, absent, excuse")
+    gs = p.add_subparsers(dest="game_cmd", required=True)
+    q = gs.add_parser("new", parents=[db], help="deal roles and start a saved game")
+    q.add_argument("ruleset")
+    q.add_argument("--players", required=True, help='seating order: "Анна,Борис,..."')
+    q.add_argument("--roles", help='the host\'s assignment: "Анна=commissar,..." or roles in '
+                                   'seating order (default: dealt by the rule set)')
+    q.add_argument("--option", action="append", help="ruleset option NAME=VALUE")
+    q.add_argument("--mafia", type=int, help="number of mafia (vanilla)")
+    q.add_argument("--seed", type=int, help="dice seed (default: a fresh random one)")
+    q.add_argument("--name", help="a label for the game")
+    q.add_argument("--deadline", help="deadline of the first phase, e.g. 2025-05-01 21:00")
+    q = gs.add_parser("demo", parents=[db], help="a ready-to-play demo game to try commands")
+    q.add_argument("--ruleset", default="gemini")
+    q.add_argument("--players", type=int, default=12)
+    q.add_argument("--seed", type=int)
+    q = gs.add_parser("list", parents=[db], help="the saved games")
+    q.add_argument("--json", action="store_true")
+    q = gs.add_parser("show", parents=[db, gid], help="phase, deadline, players, statuses, "
+                                                      "who has not acted or voted")
+    q.add_argument("--json", action="store_true")
+    q = gs.add_parser("deadline", parents=[db, gid], help="set this phase's deadline")
+    q.add_argument("when", nargs="?", help="e.g. 2025-05-01 21:00 or 2025-05-01T21:00+03:00")
+    q.add_argument("--clear", action="store_true")
+    q = gs.add_parser("replace", parents=[db, gid], help="замена: a new player takes a seat")
+    q.add_argument("seat")
+    q.add_argument("by")
+    q = gs.add_parser("remove", parents=[db, gid],
+                      help="the host's override (мастерский произвол): remove a player")
+    q.add_argument("player")
+    q.add_argument("--why", help="the reason, for the log")
+    q = gs.add_parser("absent", parents=[db, gid], help="a player who did not post today")
+    q.add_argument("player")
+    q = gs.add_parser("excuse", parents=[db, gid], help="excuse a player from today's vote")
+    q.add_argument("player")
+
+    p = sub.add_parser("act", parents=[db, gid], help="record a move")
+    p.add_argument("actor")
+    p.add_argument("ability")
+    p.add_argument("targets", nargs="*")
+    p.add_argument("--replace", action="store_true", help="replace the move already sent")
+    p = sub.add_parser("vote", parents=[db, gid], help="record a vote")
+    p.add_argument("voter")
+    p.add_argument("target", help='a player, "против всех"/against_all or abstain')
+    p.add_argument("--at", help="when it was cast (default now), for the deadline")
+    p.add_argument("--late", action="store_true", help="count it although late")
+    p = sub.add_parser("votes", help="forum votes: import a dump, the live count, the records")
+    vs = p.add_subparsers(dest="votes_cmd", required=True)
+    q = vs.add_parser("import", parents=[db, gid], help="count votes from a thread dump")
+    q.add_argument("file", help="the dump (- for standard input); format in docs/hosting.md")
+    q.add_argument("--since", help="ignore posts before this time")
+    q.add_argument("--alias", action="append", help="a nickname: NICK=PLAYER (repeatable)")
+    vs.add_parser("count", parents=[db, gid], help="the vote count post")
+    vs.add_parser("list", parents=[db, gid], help="every vote as it came in (late ones too)")
+    p = sub.add_parser("resolve", parents=[db, gid], help="settle the phase")
+    p.add_argument("--preview", action="store_true", help="show the outcome, commit nothing")
+    p = sub.add_parser("post", parents=[db, gid], help="a public post ready to paste")
+    k = p.add_mutually_exclusive_group()
+    k.add_argument("--start", action="store_true", help="the first post (with commitment)")
+    k.add_argument("--votes", action="store_true", help="the live vote count")
+    k.add_argument("--final", action="store_true", help="the final post (roles, log, seed)")
+    k.add_argument("--phase", help='the result of a phase, e.g. "night 1"')
+    p.add_argument("--force", action="store_true", help="final post before the end")
+    p = sub.add_parser("pm", parents=[db, gid], help="private messages due to players")
+    p.add_argument("player", nargs="?")
+    p.add_argument("--phase", help='every private message of a phase, e.g. "night 2"')
+    p = sub.add_parser("cards", parents=[db, gid], help="role cards to send at the start")
+    p.add_argument("player", nargs="?")
+    sub.add_parser("undo", parents=[db, gid], help="revert the last command exactly")
+    p = sub.add_parser("log", parents=[db, gid], help="every event with its cause (host only)")
+    p.add_argument("--undone", action="store_true", help="also list undone commands")
+    p = sub.add_parser("export", parents=[db, gid], help="the whole game as one JSON file")
+    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p = sub.add_parser("import", parents=[db], help="store an exported game as a new game")
+    p.add_argument("file")
+    p.add_argument("--name")
+    p = sub.add_parser("verify", help="check an exported game: commitment, deal, every roll")
+    p.add_argument("file")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="mafiahost", description="Host forum Mafia games.")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -146,13 +541,22 @@ def main(argv=None) -> int:
     p.add_argument("--option", action="append", help="ruleset option NAME=VALUE")
     p.add_argument("--mafia", type=int, help="number of mafia (vanilla)")
     p.add_argument("--max-phases", type=int, default=200)
+    _host_parsers(sub)
     args = ap.parse_args(argv)
     try:
         return {"rulesets": cmd_rulesets, "roles": cmd_roles, "scenario": cmd_scenario,
-                "run": cmd_run, "demo": cmd_demo}[args.cmd](args)
+                "run": cmd_run, "demo": cmd_demo, **HOST_COMMANDS}[args.cmd](args)
     except (Refused, RulesetError) as e:
         _out(str(e))
         return 2
+    except _store_error() as e:
+        _out(str(e))
+        return 2
+
+
+def _store_error():
+    from .store import StoreError
+    return StoreError
 
 
 if __name__ == "__main__":

@@ -208,10 +208,12 @@ class Game:
         ab = self.rules.abilities.get(f"{p.role}.{ability}")
         if ab is None and ability in self.rules.ability_ids:
             role = self.rules.roles[p.role]
-            own = _names(role.abilities) or "нет"
+            own = _names(role.abilities)
             raise Refused(
-                f"У роли «{role.name_ru}» нет способности «{ability}»; её способности: {own}.",
-                f"Role '{role.name_en}' has no ability '{ability}'; its abilities: {own}.")
+                f"У роли «{role.name_ru}» нет способности «{ability}»; её способности: "
+                f"{own or 'нет'}.",
+                f"Role '{role.name_en}' has no ability '{ability}'; its abilities: "
+                f"{own or 'none'}.")
         if ab is None:
             raise Refused(
                 f"Способности «{ability}» нет в правилах «{self.rules.id}»; есть: "
@@ -278,9 +280,11 @@ class Game:
         rules = self.rules
         if ab.role != p.role:
             role = rules.roles[p.role]
-            own = _names(role.abilities) or "нет"
-            return (f"У роли «{role.name_ru}» нет способности «{ab.id}»; её способности: {own}.",
-                    f"Role '{role.name_en}' has no ability '{ab.id}'; its abilities: {own}.")
+            own = _names(role.abilities)
+            return (f"У роли «{role.name_ru}» нет способности «{ab.id}»; её способности: "
+                    f"{own or 'нет'}.",
+                    f"Role '{role.name_en}' has no ability '{ab.id}'; its abilities: "
+                    f"{own or 'none'}.")
         if ab.phase != s.phase:
             when = "ночью" if ab.phase == "night" else "днём"
             now = "ночь" if s.phase == "night" else "день"

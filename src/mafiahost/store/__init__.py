@@ -1,0 +1,215 @@
+"""Saved games in a database: SQLite by default, PostgreSQL by URL, the same code for both.
+
+``open_store(db)`` opens (and creates or upgrades, with the bundled Alembic migrations) the
+database named by ``db``, else ``$MAFIAHOST_DB``, else the SQLite file ``mafiahost.db`` in
+the current directory. ``db`` is a file path (SQLite) or a URL (``sqlite:///…``,
+``postgresql://…``; PostgreSQL is reached with psycopg 3).
+
+Every host command is one transaction (``Store.command``): it locks the game's row, reads
+the events, lets the caller run the engine, writes the command with its new events and
+commits; a crash before the commit leaves the game exactly as before the command.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import create_engine, delete, event, func, inspect, select, text, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..engine.events import Event
+from .models import Base, CommandRow, EventRow, GameRow, ImportedPostRow, VoteRecordRow
+
+__all__ = ["HEAD", "Base", "CommandRow", "EventRow", "GameRow", "ImportedPostRow", "Store",
+           "VoteRecordRow", "database_url", "event_from_json", "event_to_json", "now_iso",
+           "open_store"]
+
+DEFAULT_FILE = "mafiahost.db"
+HEAD = "0001"       # the latest migration; tests check it is the Alembic head
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class StoreError(Exception):
+    """A database that cannot be used (bad URL, unreachable server): a sentence."""
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def database_url(db: str | None = None) -> str:
+    """The SQLAlchemy URL for ``db`` (a path or URL), ``$MAFIAHOST_DB`` or the default file."""
+    db = db or os.environ.get("MAFIAHOST_DB") or DEFAULT_FILE
+    if "://" not in db:
+        return "sqlite:///" + str(Path(db).expanduser().resolve())
+    for plain in ("postgresql://", "postgres://"):
+        if db.startswith(plain):
+            return "postgresql+psycopg://" + db[len(plain):]
+    return db
+
+
+def event_to_json(e: Event) -> str:
+    aud = e.audience if isinstance(e.audience, str) else list(e.audience)
+    return json.dumps({"audience": aud, "data": e.data}, ensure_ascii=False,
+                      separators=(",", ":"), default=_jsonable)
+
+
+def _jsonable(x):
+    if isinstance(x, (set, frozenset, tuple)):
+        return list(x)
+    raise TypeError(f"cannot store {type(x).__name__} in an event")
+
+
+def event_from_json(type_: str, phase: str, body: str) -> Event:
+    b = json.loads(body)
+    aud = b["audience"]
+    return Event(type_, phase, aud if isinstance(aud, str) else tuple(aud), b["data"])
+
+
+def normalize(e: Event) -> Event:
+    """The event as it reads back from the database (tuples become lists)."""
+    return event_from_json(e.type, e.phase, event_to_json(e))
+
+
+class Store:
+    def __init__(self, db: str | None = None):
+        self.url = database_url(db)
+        kw = {}
+        if self.url.startswith("sqlite"):
+            kw["connect_args"] = {"timeout": 60}
+        try:
+            self.engine: Engine = create_engine(self.url, **kw)
+        except Exception as e:  # noqa: BLE001 - any driver/URL error becomes a sentence
+            raise StoreError(f"Cannot use the database '{db}': {e}") from None
+        if self.engine.dialect.name == "sqlite":
+            _sqlite_transactions(self.engine)
+        self.Session = sessionmaker(self.engine, expire_on_commit=False)
+        self.migrate()
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the latest migration (a no-op when current)."""
+        try:
+            with self.engine.connect() as c:
+                current = None
+                if inspect(c).has_table("alembic_version"):
+                    current = c.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        except Exception as e:  # noqa: BLE001
+            raise StoreError(f"Cannot open the database {self.engine.url!r}: "
+                             f"{str(e).splitlines()[0]}") from None
+        if current == HEAD:
+            return
+        from alembic import command
+        from alembic.config import Config
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as c:
+            cfg.attributes["connection"] = c
+            command.upgrade(cfg, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---- transactions ------------------------------------------------------------------
+    @contextmanager
+    def session(self):
+        """A read transaction."""
+        with self.Session() as s, s.begin():
+            yield s
+
+    @contextmanager
+    def locked(self, game_id: int):
+        """A write transaction holding the game's row: the first statement bumps the row's
+        ``rev``, which takes the write lock on SQLite and a row lock on PostgreSQL, so two
+        commands on one game run one after the other."""
+        with self.Session() as s, s.begin():
+            n = s.execute(update(GameRow).where(GameRow.id == game_id)
+                          .values(rev=GameRow.rev + 1, updated_at=now_iso())).rowcount
+            if not n:
+                raise LookupError(game_id)
+            yield s, s.get(GameRow, game_id)
+
+    # ---- reading -----------------------------------------------------------------------
+    @staticmethod
+    def events(s: Session, game_id: int) -> list[Event]:
+        rows = s.execute(select(EventRow.type, EventRow.phase, EventRow.body)
+                         .where(EventRow.game_id == game_id).order_by(EventRow.pos))
+        return [event_from_json(t, p, b) for t, p, b in rows]
+
+    @staticmethod
+    def commands(s: Session, game_id: int, live_only: bool = True) -> list[CommandRow]:
+        q = select(CommandRow).where(CommandRow.game_id == game_id)
+        if live_only:
+            q = q.where(CommandRow.undone.is_(False))
+        return list(s.scalars(q.order_by(CommandRow.seq)))
+
+    @staticmethod
+    def last_command(s: Session, game_id: int) -> CommandRow | None:
+        return s.scalars(select(CommandRow).where(CommandRow.game_id == game_id,
+                                                  CommandRow.undone.is_(False))
+                         .order_by(CommandRow.seq.desc()).limit(1)).first()
+
+    # ---- writing -----------------------------------------------------------------------
+    @staticmethod
+    def add_command(s: Session, game_id: int, kind: str, args: dict, ops: list,
+                    first: int, events: list[Event], before: dict | None = None,
+                    result: dict | None = None) -> CommandRow:
+        seq = (s.scalar(select(func.max(CommandRow.seq))
+                        .where(CommandRow.game_id == game_id)) or 0) + 1
+        cmd = CommandRow(game_id=game_id, seq=seq, kind=kind, args=_dumps(args),
+                         ops=_dumps(ops), before=_dumps(before or {}),
+                         result=_dumps(result or {}), first_event=first,
+                         n_events=len(events), undone=False, at=now_iso())
+        s.add(cmd)
+        s.flush()
+        if events:
+            s.execute(EventRow.__table__.insert(), [
+                {"game_id": game_id, "pos": first + i, "command_id": cmd.id, "type": e.type,
+                 "phase": e.phase, "body": event_to_json(e)} for i, e in enumerate(events)])
+        return cmd
+
+    @staticmethod
+    def drop_command_effects(s: Session, cmd: CommandRow) -> None:
+        """Delete what ``cmd`` wrote (its events and vote records) and mark it undone."""
+        for t in (EventRow, VoteRecordRow, ImportedPostRow):
+            s.execute(delete(t).where(t.command_id == cmd.id))
+        cmd.undone = True
+
+
+def _dumps(x) -> str:
+    return json.dumps(x, ensure_ascii=False, default=_jsonable)
+
+
+def _sqlite_transactions(engine: Engine) -> None:
+    """Let SQLAlchemy, not the sqlite3 module, begin transactions (the documented recipe),
+    so every statement of a command is inside its one transaction."""
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _rec):
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):
+        conn.exec_driver_sql("BEGIN")
+
+
+_STORES: dict[str, Store] = {}
+
+
+def open_store(db: str | None = None) -> Store:
+    """The store for ``db`` (one per URL in a process)."""
+    url = database_url(db)
+    st = _STORES.get(url)
+    if st is None:
+        st = _STORES[url] = Store(db)
+    return st

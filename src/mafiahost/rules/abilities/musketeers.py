@@ -7,9 +7,12 @@
   a town player picked by the dice who does not know it; he cannot be lynched, and in a tie
   his vote weighs 1.5 (so it decides); if he backed none of the tied, nobody leaves and the
   tied are blocked next night.
-- The nightly dice question (``musketeers_dice_question``): the dice pick a player; a town
-  player may ask the host by day whether someone is his enemy; a mafioso or the maniac reads
-  town to the officer's and catcher's checks that night.
+- The nightly dice question (``musketeers_dice_question``, a ``night_open`` hook, and the
+  night ability ``ask`` with ``musketeers_ask``): when a night opens, before moves are sent,
+  the dice pick a living player; a town player is told at once and may send ``ask T`` that
+  same night, answered privately at the night's last step (is T his enemy: a mafioso or
+  the maniac); a mafioso or the maniac picked reads town to the officer's and catcher's
+  checks that night.
 - Wounds, "save yourself", the bodyguard who also guards himself, the boss's choice between
   cover and blackmail, the officer/catcher pair and their one check plus one shot a night.
 """
@@ -147,21 +150,23 @@ def deal_elder(n, params):
     g.set_status(s.players[name], "elder", True)
 
 
-@hook("night_start", "musketeers_dice_question")
-def dice_question(n, params):
-    """Each night the dice pick one living player: a town player may ask the host by day
-    whether a player is his enemy; a mafioso or the maniac reads town to checks tonight."""
-    g = n.g
+@hook("night_open", "musketeers_dice_question")
+def dice_question(g, params):
+    """«Каждую ночь кубик разыгрывает для одного из игроков возможность задать вопрос
+    ведущему»: when a night opens (before moves are sent) the dice pick one living player.
+    A town player is told at once and may ask this night (``ask T``); a mafioso or the
+    maniac picked reads town to the officer's and the catcher's checks tonight (nobody is
+    told)."""
     s = g.state
     pool = [p.name for p in s.order if p.alive]
     if not pool:
         return
     p = s.players[g.roll("question", pool)]
     if g.rules.factions[p.faction].side == "town":
-        g.set_status(p, "question", True, until=n.idx + 1)
+        g.set_status(p, "question", True, until=s.idx)
         g.emit("question_granted", g.to(p), to=p.name)
     else:
-        n.mark(p, "seems_town", "dice")
+        g.set_status(p, "seems_town", "dice", until=s.idx)
 
 
 @hook("night_start", "musketeers_bodyguard_self")
@@ -274,12 +279,15 @@ def elder_tie(g, dc, leaders):
     return None
 
 
-# ---- the day question --------------------------------------------------------------------
+# ---- the dice's question ---------------------------------------------------------------
 
-@mechanic("musketeers_ask", visits=False, counts_as_out=False)
-def ask(dc, actor, targets, params):
-    """The dice's question to the host: "is this player my enemy?" — answered truly."""
-    g = dc.g
+@mechanic("musketeers_ask", cover_aware=True, visits=False, counts_as_out=False)
+def ask(n, actor, targets, params):
+    """The dice's question to the host, "is this player my enemy?", answered privately and
+    truly at the night's last step: ``enemy`` when the player is on another side than the
+    asker (for a town asker: a mafioso or the maniac), else ``not_enemy``. The Boss's cover
+    and the dice's "reads town" are for the officer's and catcher's checks, not the host."""
+    g = n.g
     t = targets[0]
     sides = g.rules.factions
     enemy = sides[t.faction].side != sides[actor.faction].side

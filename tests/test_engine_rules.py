@@ -228,3 +228,15 @@ def test_custom_victory_condition_is_called():
     assert victory.holds(g, {"all": [{"test_only_when_asked": "yes"},
                                      {"none_alive": ["mafia"]}]}, "town") is False
     assert calls == ["yes", "no", "yes"]
+
+
+def test_every_emitted_event_type_is_documented():
+    import re
+    root = ENGINE.parents[2]
+    doc = (root / "docs" / "events.md").read_text(encoding="utf-8")
+    missing = set()
+    for f in (root / "src" / "mafiahost").rglob("*.py"):
+        for t in re.findall(r'emit\(\s*"([a-z_0-9]+)"', f.read_text(encoding="utf-8")):
+            if f"`{t}`" not in doc:
+                missing.add((t, f.name))
+    assert not missing, f"undocumented event types in docs/events.md: {sorted(missing)}"

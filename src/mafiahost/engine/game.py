@@ -302,9 +302,9 @@ class Game:
                      or ab.requires_status and not s.has(p, ab.requires_status)) \
                 or ab.requires_status and not p.st:
             return self._status_refusal(p, ab)
-        if ab.uses_per_game is not None and s.uses.get((p.name, ab.key), 0) >= ab.uses_per_game:
-            return (f"«{ab.name_ru}» можно использовать {ab.uses_per_game} раз(а) за игру; "
-                    f"уже использовано.",
+        if ab.uses_per_game is not None and s.uses.get((p.name, ab.id), 0) >= ab.uses_per_game:
+            times = "один раз" if ab.uses_per_game == 1 else f"{ab.uses_per_game} раз(а)"
+            return (f"«{ab.name_ru}» можно использовать {times} за игру; уже использовано.",
                     f"'{ab.name_en}' can be used {ab.uses_per_game} time(s) a game; used up.")
         a = s.slots.get(("faction", ab.owner or p.faction, ab.id) if ab.shared
                         else (p.name, ab.slot))

@@ -156,13 +156,17 @@ class FactionSpec:
 
 
 class StepSpec:
-    __slots__ = ("auto", "id", "name_en", "name_ru", "simultaneous")
+    __slots__ = ("auto", "first_wins", "id", "name_en", "name_ru", "simultaneous")
 
-    def __init__(self, id, name_ru="", name_en="", simultaneous=False, auto=()):
+    def __init__(self, id, name_ru="", name_en="", simultaneous=False, auto=(),
+                 first_wins=False):
         self.id = str(id)
         self.name_ru = name_ru
         self.name_en = name_en
         self.simultaneous = simultaneous
+        # "кто первый прислал, того и тапки": a killer whose death comes from a kill sent
+        # earlier in this step (and not stopped) does not kill
+        self.first_wins = first_wins
         self.auto: tuple = tuple(auto)     # (hook fn, params) run at the start of the step
 
 

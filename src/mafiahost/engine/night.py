@@ -16,9 +16,10 @@ from .state import Action, Player
 
 
 class Attack:
-    __slots__ = ("at_lover", "attacker", "cause", "how", "kind", "target")
+    __slots__ = ("at_lover", "attacker", "cause", "how", "kind", "step", "target")
 
-    def __init__(self, attacker, target, kind, cause, at_lover=False, how="killed"):
+    def __init__(self, attacker, target, kind, cause, at_lover=False, how="killed", step=None):
+        self.step = step           # the night step it was made at (first_wins steps)
         self.attacker = attacker   # Player or None
         self.target = target       # Player
         self.how = how             # how the victim leaves: killed | locked | denounced ...
@@ -40,6 +41,7 @@ class Night:
         "dying",
         "extra",
         "framed",
+        "killed_by",
         "g",
         "guards",
         "guests",
@@ -50,6 +52,7 @@ class Night:
         "protected",
         "redirects",
         "s",
+        "step",
         "visits",
         "watchers",
         "went_out",
@@ -78,6 +81,8 @@ class Night:
         self.watchers: list[tuple] = []        # (watcher name, target name)
         self.dawn: list = []                   # callbacks(night) mechanics asked for at dawn
         self.extra: dict = {}                  # room for a ruleset's own night notes
+        self.step = None                       # the step being resolved (a StepSpec)
+        self.killed_by: dict[str, Attack] = {}
 
     # ---- marks ---------------------------------------------------------------------
     def mark(self, p: Player, status: str, value=None) -> None:
@@ -99,7 +104,7 @@ class Night:
 
     def attack(self, attacker: Player | None, target: Player, kind: str, cause: str,
                at_lover: bool = False, how: str = "killed") -> None:
-        self.attacks.append(Attack(attacker, target, kind, cause, at_lover, how))
+        self.attacks.append(Attack(attacker, target, kind, cause, at_lover, how, self.step))
 
     def kill_now(self, target: Player, cause: str, how: str = "killed") -> None:
         """A removal that happens at once (step 0): the victim's own action is lost."""
@@ -161,8 +166,15 @@ class Night:
             t = a.target
             if not t.alive or t.name in self.dying:
                 continue
+            if a.step is not None and a.step.first_wins and a.attacker is not None:
+                first = self.killed_by.get(a.attacker.name)
+                if first is not None and first.step is a.step:
+                    g.emit("no_effect", HOST, player=a.attacker.name, why="killed_first",
+                           target=t.name)
+                    continue
             if self._lethal(a, commit=True):
                 self.dying.add(t.name)
+                self.killed_by[t.name] = a
                 g.emit("dies", HOST, player=t.name, by=a.attacker.name if a.attacker else None,
                        cause=a.cause)
                 # a killer at the lover's takes both (direct kills only)
@@ -184,6 +196,7 @@ def resolve_night(g) -> None:
     for fn, params in rules.hooks.get("night_start", ()):
         fn(n, params)
     for step in rules.steps:
+        n.step = step
         for fn, params in step.auto:
             fn(n, params)
         for item in due:
@@ -192,6 +205,7 @@ def resolve_night(g) -> None:
                 mechanics.SCHEDULED[item["effect"]](n, item)
         for a in by_step.get(step.id, ()):
             perform(n, a)
+    n.step = None
     for fn in n.dawn:
         fn(n)
     for fn, params in rules.hooks.get("dawn", ()):

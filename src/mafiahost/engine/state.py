@@ -122,7 +122,7 @@ def _action(s: State, d: dict) -> None:
         s.day_actions.append(a)
     else:
         s.pending.append(a)
-    key = (d["actor"], d["key"])
+    key = (d["actor"], d["ability"])       # per player and ability id, whatever his role
     s.uses[key] = s.uses.get(key, 0) + 1
     slot = d.get("slot")
     if slot is not None:
@@ -199,7 +199,7 @@ def _action_withdrawn(s: State, d: dict) -> None:
         for i, a in enumerate(lst):
             if a.seq == seq:
                 del lst[i]
-                key = (a.actor, a.ability)
+                key = (a.actor, d["ability"])
                 s.uses[key] -= 1
                 for k, v in list(s.slots.items()):
                     if v is a:

@@ -164,9 +164,14 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
     for i, st in enumerate(raw["steps"]):
         if not isinstance(st, dict) or "id" not in st:
             c.fail(f"steps[{i}]", "id", "each step needs an id")
+        for k in st:
+            if k not in ("id", "ru", "en", "simultaneous", "auto", "first_wins"):
+                c.fail(f"steps[{i}]", k, "unknown field; allowed: auto, en, first_wins, id, ru, "
+                       "simultaneous")
         steps.append(StepSpec(st["id"], st.get("ru", ""), st.get("en", ""),
                               st.get("simultaneous", False),
-                              _hook_list(c, f"steps[{i}]", "step", st.get("auto"))))
+                              _hook_list(c, f"steps[{i}]", "step", st.get("auto")),
+                              st.get("first_wins", False)))
     step_ids = {s.id for s in steps}
     factions = {}
     for fid, f in raw["factions"].items():

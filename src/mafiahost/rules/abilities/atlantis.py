@@ -7,15 +7,15 @@
 - ``atlantis_watch``: the watcher sees every visitor of his target; a covered visitor is
   not noticed at all (not even as "someone").
 - ``atlantis_ask``: the sleeping Wise asks how many town or mafia are left; 50% answered.
-- ``atlantis_save`` / ``atlantis_save_once``: "спаси себя", once a game per player, even
-  across the Wise's awakening (the use is counted per player, not per role).
+- ``atlantis_save``: "спаси себя" (once a game per player, even across the Wise's
+  awakening: the engine counts ``uses_per_game`` per player and ability).
 - ``atlantis_awaken``: a day-count hook: the Wise wakes when someone votes against him.
 """
 
 from __future__ import annotations
 
 from mafiahost.engine.events import HOST
-from mafiahost.engine.mechanics import constraint, hook, mechanic
+from mafiahost.engine.mechanics import hook, mechanic
 from mafiahost.engine.mechanics.check import seen_side
 
 
@@ -85,16 +85,6 @@ def atlantis_ask(n, actor, targets, params):
 def atlantis_save(n, actor, targets, params):
     """Untouchable by every action tonight (the engine's ``shielded`` mark)."""
     n.mark(actor, "shielded", actor.name)
-
-
-@constraint("atlantis_save_once")
-def atlantis_save_once(g, p, ab, ts, params):
-    used = sum(c for (name, key), c in g.state.uses.items()
-               if name == p.name and key.endswith("." + ab.id))
-    if used:
-        return (f"«{ab.name_ru}» можно использовать один раз за игру; уже использовано.",
-                f"'{ab.name_en}' can be used once a game; already used.")
-    return None
 
 
 @hook("day_count", "atlantis_awaken")

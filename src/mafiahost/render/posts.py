@@ -16,6 +16,7 @@ their seat is played by now (``g.display``, замена).
 from __future__ import annotations
 
 import os
+import re
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -35,7 +36,9 @@ ENV = "MAFIAHOST_TEXTS"
 NAME_FIELDS = frozenset({"player", "voter", "target", "target2", "by", "actor", "visitor",
                          "to", "onto"})
 NAMES_FIELDS = frozenset({"players", "members", "targets", "not_voted", "visitors",
-                          "shielded"})
+                          "shielded", "voters", "named", "shooters"})
+# public events that say how a tie at the top was settled (no "the die picked" line then)
+TIE_SETTLED = frozenset({"no_lynch", "tie_broken", "tie_rule"})
 
 
 # ---- the text files ------------------------------------------------------------------------
@@ -162,6 +165,8 @@ class Writer:
             return self.g.display(x)
         if x == "?":
             return self.term("someone")
+        if isinstance(x, str) and x not in self.m["terms"] and x in self.g.rules.roles:
+            return self.role_name(x)        # a role among a roll's options
         return self.term(x)
 
     def role_name(self, rid) -> str:
@@ -174,7 +179,9 @@ class Writer:
         f = self.g.rules.factions.get(fid)
         if f is not None:
             return f.name_ru if self.lang == "ru" else f.name_en
-        return self.role_name(fid)
+        if fid in self.g.rules.roles:
+            return self.role_name(fid)
+        return self.term(fid)               # a group that is no faction (the director's)
 
     def ability_name(self, aid, key=None, actor=None) -> str:
         ab = self.g.rules.abilities
@@ -187,7 +194,7 @@ class Writer:
             return self.term(aid)
         return spec.name_ru if self.lang == "ru" else spec.name_en
 
-    def result_word(self, r) -> str:
+    def result_word(self, r, owner=None) -> str:
         if isinstance(r, bool):
             return self.term(r)
         roles = self.g.rules.roles
@@ -195,6 +202,9 @@ class Writer:
             return self.role_name(r)
         if isinstance(r, str) and r.startswith("not_") and r[4:] in roles:
             return _fill(self.m["terms"]["not_prefix"], {"role": self.role_name(r[4:])})
+        if isinstance(r, str) and r not in self.m["terms"] and any(
+                a.id == r for a in self.g.rules.abilities.values()):
+            return self.ability_name(r, None, owner)      # a copied ability
         return self.term(r)
 
     def value(self, v) -> str:
@@ -231,7 +241,11 @@ class Writer:
             elif k == "winners":
                 out[k] = ", ".join(self.faction_name(x) for x in v)
             elif k == "result":
-                out[k] = self.result_word(v)
+                out[k] = self.result_word(v, d.get("target"))
+            elif k == "abilities" and isinstance(v, (list, tuple)):
+                role = d.get("role")
+                out[k] = ", ".join(self.ability_name(x, f"{role}.{x}") for x in v) \
+                    or self.term("nobody")
             elif k in ("ability", "cause"):
                 out[k] = self.ability_name(v, d.get("key") if k == "ability" else None,
                                            d.get("actor") or d.get("player"))
@@ -243,6 +257,10 @@ class Writer:
                 out[k] = _fill(self.m["terms"]["chance"], {"percent": f"{v * 100:g}"})
             else:
                 out[k] = self.value(v)
+            if isinstance(v, dict):          # a delayed effect: {item_target}, {item_by}...
+                for sk, sv in v.items():
+                    if not str(sk).startswith("_"):
+                        out[f"{k}_{sk}"] = self.value(sv)
         if "chance" not in out:
             out["chance"] = ""
         if e.type == "eliminated":
@@ -253,9 +271,39 @@ class Writer:
         if e.type == "action":
             key = d.get("key", "")
             out["role"] = self.role_name(key.split(".", 1)[0]) if "." in key else ""
-        if e.type == "met" and to is not None:
-            out["others"] = ", ".join(self.who(x) for x in d.get("players", ()) if x != to)
+        if to is not None:
+            group = d.get("players") if e.type == "met" else d.get("members", d.get("players"))
+            if isinstance(group, (list, tuple)):
+                out["others"] = ", ".join(self.who(x) for x in group if x != to)
         return out
+
+    def variants(self, e, to: str | None = None) -> list[str]:
+        """The event's sentence variants, most specific first: ``pair`` (two targets),
+        ``self`` (a private event about its reader), then by its fields in the event's
+        order: ``<field>_none`` for an empty value (``answer.result_none``,
+        ``action.targets_none``), ``<field>`` for a true flag (``duel.technical``),
+        ``<field>_<value>`` for a word that is not a player (``vote_lost.why_hunt``,
+        ``saved.by_coin``); ``chance`` for a roll with a chance. A variant is used only
+        where the texts have a sentence for it."""
+        d = e.data
+        first, flags, words = [], [], []
+        if d.get("target2"):
+            first.append("pair")
+        if to is not None and d.get("player") == to:
+            first.append("self")
+        players = self.g.state.players
+        for k, v in d.items():
+            if k.startswith("_") or k in ("to", "target2"):
+                continue
+            if v is None or (isinstance(v, (list, tuple)) and not v):
+                first.append(f"{k}_none")
+            elif v is True:
+                flags.append(k)
+            elif isinstance(v, str) and v not in players:
+                words.append(f"{k}_{_slug(v)}")
+        if "chance" in d:
+            flags.append("chance")
+        return first + flags + words
 
     def generic(self, e) -> str:
         f = self.fields(e)
@@ -263,15 +311,19 @@ class Writer:
                          if k not in ("type", "phase", "chance") and v != "")
         return f"{e.type}: {rest}" if rest else e.type
 
-    def event_line(self, section: str | tuple, e, variant: str | None = None,
+    def event_line(self, section: str | tuple, e, variant: str | list | None = None,
                    to: str | None = None) -> str | None:
-        """The event's sentence from ``section`` (``type.variant``, then ``type``; several
-        sections are tried in order); None when the sentence is "" (left out); the generic
-        line when no section has one."""
+        """The event's sentence from ``section`` (``type.variant`` for each variant in
+        order, then ``type``; several sections are tried in order); None when the sentence
+        is "" (left out); the generic line when no section has one."""
         tpl = None
+        vs = [variant] if isinstance(variant, str) else list(variant or ())
         for name in (section,) if isinstance(section, str) else section:
             sec = self.m.get(name, {})
-            tpl = sec.get(f"{e.type}.{variant}") if variant else None
+            for v in vs:
+                tpl = sec.get(f"{e.type}.{v}")
+                if tpl is not None:
+                    break
             if tpl is None:
                 tpl = sec.get(e.type)
             if tpl is not None:
@@ -297,6 +349,10 @@ class Writer:
             ex = self.mark("code", self.t("start", "example_against_all"))
             out.append(self.t("start", f"against_all_{aa}", example=ex))
         return out
+
+
+def _slug(v: str) -> str:
+    return re.sub(r"\W+", "_", v).strip("_").lower()
 
 
 def _title(g, lang):
@@ -365,14 +421,16 @@ def phase_post(g, events, lang: str = "ru", fmt: str = "plain") -> str:
         if t == "eliminated":
             deaths += 1
             how = d.get("how")
-            key = how if how in ("killed", "lynched", "host") else "other"
-            if not reveal or "role" not in d:
-                key += "_hidden"
+            hidden = "_hidden" if not reveal or "role" not in d else ""
+            # the sentence fits how the player left (killed, lynched, locked, denounced...),
+            # by night or by day where the texts tell them apart
+            key = next((k for k in (f"{how}_{kind}", str(how))
+                        if w.has("post", f"eliminated.{k}{hidden}")), "other") + hidden
             f = w.fields(e)
             f["player"] = w.mark("name", f["player"])
-            if not reveal or "role" not in d:
+            if hidden:
                 f["role"] = ""
-            if how == "lynched" and tie and not any(x.type == "no_lynch" for x in pub):
+            if how == "lynched" and tie and not any(x.type in TIE_SETTLED for x in pub):
                 lines.append(w.t("post", "tie_dice", player=w.who(d["player"]),
                                  players=", ".join(w.who(x) for x in tie)))
             lines.append(w.t("post", "eliminated." + key, **f))
@@ -386,7 +444,7 @@ def phase_post(g, events, lang: str = "ru", fmt: str = "plain") -> str:
             else:
                 lines.append(w.t("post", "game_over_none"))
         else:
-            line = w.event_line("post", e)
+            line = w.event_line("post", e, w.variants(e))
             if line:
                 lines.append(line)
     if kind == "night" and not deaths:
@@ -606,14 +664,7 @@ def _log_lines(w: Writer) -> list[str]:
         else:
             if e.type == "phase_started":
                 tie = None
-            variant = None
-            if d.get("target2"):
-                variant = "pair"
-            elif d.get("void"):
-                variant = "void"
-            elif e.type == "roll" and "chance" in d:
-                variant = "chance"
-            line = w.event_line(("log", "post"), e, variant)
+            line = w.event_line(("log", "post"), e, w.variants(e))
         if line and line not in seen:      # a team message sent to each member: once
             seen.add(line)
             out.append(w.mark("log_item", line))
@@ -695,14 +746,7 @@ def private_messages(g, events, player: str, lang: str = "ru", fmt: str = "plain
     for e in events:
         if e.audience in (PUBLIC, HOST) or not e.visible_to(seat):
             continue
-        d = e.data
-        if e.type == "check_result" and d.get("target2"):
-            variant = "pair"
-        elif e.type == "recruited" and d.get("player") == seat:
-            variant = "self"
-        else:
-            variant = None
-        line = w.event_line("pm", e, variant, to=seat)
+        line = w.event_line("pm", e, w.variants(e, seat), to=seat)
         if not line:
             continue
         if e.phase != group:

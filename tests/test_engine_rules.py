@@ -171,7 +171,7 @@ def test_view_hides_other_players_results():
     g.submit("Анна", "check", ["Борис"])
     g.resolve()
     mine = [e for e in g.view("Анна") if e.type == "check_result"]
-    assert mine and mine[0].data["result"] == "mafia"
+    assert mine and mine[0].data["result"] == "negative"
     assert not [e for e in g.view("Глеб") if e.type == "check_result"]
     assert not [e for e in g.view(None) if e.type in ("check_result", "action", "roll", "team")]
 
@@ -240,3 +240,22 @@ def test_every_emitted_event_type_is_documented():
             if f"`{t}`" not in doc:
                 missing.add((t, f.name))
     assert not missing, f"undocumented event types in docs/events.md: {sorted(missing)}"
+
+
+def test_every_setup_table_fits_every_allowed_size():
+    from mafiahost.rules.setup import role_list
+    for rid in available():
+        r = load(rid)
+        lo, hi = r.setup.get("min_players", 4), r.setup.get("max_players", 30)
+        for n in range(lo, hi + 1):
+            roles = role_list(r, n)
+            assert len(roles) == n, (rid, n)
+            assert all(x in r.roles for x in roles), (rid, n)
+
+
+def test_classic_setup_puts_the_single_in_from_ten_players():
+    from mafiahost.rules.setup import role_list
+    for opt in ("maniac", "ripper", "swindler"):
+        r = load("classic", {"single": opt})
+        for n in range(6, 21):
+            assert (opt in role_list(r, n)) == (n >= 10), (opt, n)

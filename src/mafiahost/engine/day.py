@@ -226,7 +226,10 @@ def _condemn(g, dc):
     if len(leaders) > 1:
         leaders = sorted(leaders, key=lambda x: s.players[x].seat)
         g.emit("tie", PUBLIC, players=leaders)
-        chosen = mechanics.TIE_POLICIES[day.tie](g, dc, leaders)
+        if sum(1 for p in s.order if p.alive) <= day.tie_dice_at_most:
+            chosen = g.roll("tie", leaders)
+        else:
+            chosen = mechanics.TIE_POLICIES[day.tie](g, dc, leaders)
         if chosen is None:
             return
         leaders = [chosen]

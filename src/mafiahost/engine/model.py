@@ -131,6 +131,7 @@ class RoleSpec:
 
 class FactionSpec:
     __slots__ = (
+        "co_win",
         "goal_en",
         "goal_ru",
         "id",
@@ -143,7 +144,10 @@ class FactionSpec:
     )
 
     def __init__(self, id, name_ru, name_en, side, win, knows_members=False, solo=False,
-                 goal_ru="", goal_en=""):
+                 goal_ru="", goal_en="", co_win=False):
+        # a co-winner's condition is checked only when the game ends by another win, and
+        # does not end the game by itself
+        self.co_win = co_win
         self.id = id
         self.name_ru = name_ru
         self.name_en = name_en
@@ -181,6 +185,7 @@ class DayRules:
         "nonvoters_against_self",
         "quorum",
         "tie",
+        "tie_dice_at_most",
         "tie_shield_times",
         "vote_changes",
     )
@@ -195,6 +200,9 @@ class DayRules:
         self.tie_shield_times: int = kw.get("tie_shield_times", 2)
         self.vote_changes: int | None = kw.get("vote_changes")  # None: unlimited
         self.judge_fallback: str = kw.get("judge_fallback", "next_most_votes")
+        # a tie with at most this many players alive goes to the dice whatever the policy
+        # (so two players who always vote for each other cannot stall the game)
+        self.tie_dice_at_most: int = kw.get("tie_dice_at_most", 0)
         self.first_vote_day: int = kw.get("first_vote_day", 1)   # no vote before this day
         # the lynched is "killed by one of his voters chosen by dice" (a line for the post)
         self.lynch_executor: bool = kw.get("lynch_executor", False)

@@ -42,6 +42,7 @@ class Night:
         "extra",
         "framed",
         "killed_by",
+        "no_deflect",
         "g",
         "guards",
         "guests",
@@ -83,6 +84,7 @@ class Night:
         self.extra: dict = {}                  # room for a ruleset's own night notes
         self.step = None                       # the step being resolved (a StepSpec)
         self.killed_by: dict[str, Attack] = {}
+        self.no_deflect: dict[str, int] = {}   # redirected actor -> players-left limit
 
     # ---- marks ---------------------------------------------------------------------
     def mark(self, p: Player, status: str, value=None) -> None:
@@ -266,9 +268,16 @@ def run_ability(n: Night, actor: Player, ab, targets: list[Player]) -> None:
     visible = name
     if name in n.redirects and targets:
         new, joker = n.redirects[name]
-        g.emit("redirected", HOST, player=name, ability=ab.id, was=targets[0].name, onto=new)
-        targets = [s.players[new]] + targets[1:]
-        visible = joker
+        limit = n.no_deflect.get(name)
+        if limit is not None and targets[0].name == joker and \
+                sum(1 for q in s.order if q.alive) > limit:
+            g.emit("no_effect", HOST, player=joker, ability="redirect", why="deflect",
+                   target=name)
+        else:
+            g.emit("redirected", HOST, player=name, ability=ab.id, was=targets[0].name,
+                   onto=new)
+            targets = [s.players[new]] + targets[1:]
+            visible = joker
     if visible == name and name in n.covered:
         visible = "?"
     if ab.counts_out:

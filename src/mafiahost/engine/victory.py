@@ -102,14 +102,24 @@ def winners(g) -> list[str]:
     alive = [p for p in g.state.order if p.alive]
     census = _Census(g, alive)
     out = []
+    co = []
     for fid, fac in g.rules.factions.items():
         win = _compiled(fac.win)
+        if fac.co_win:
+            co.append((fid, fac, win))
+            continue
         if fac.solo:
             for p in alive:
                 if p.faction == fid and win(census, fid, p):
                     out.append(p.role)
         elif census.by_faction.get(fid) and win(census, fid, None):
             out.append(fid)
+    if out:
+        for fid, fac, win in co:
+            if fac.solo:
+                out.extend(p.role for p in alive if p.faction == fid and win(census, fid, p))
+            elif census.by_faction.get(fid) and win(census, fid, None):
+                out.append(fid)
     return out
 
 

@@ -41,10 +41,10 @@ _ABILITY = {"ru", "en", "phase", "step", "effects", "targets", "self_target", "n
             "requires_ru", "requires_en", "immediate"}
 _ROLE = {"ru", "en", "faction", "tags", "abilities", "text_ru", "text_en", "initial_status",
          "appears_as"}
-_FACTION = {"ru", "en", "side", "win", "knows_members", "solo", "goal_ru", "goal_en"}
+_FACTION = {"ru", "en", "side", "win", "knows_members", "solo", "goal_ru", "goal_en", "co_win"}
 _DAY = {"against_all", "against_all_share", "quorum", "nonvoters_against_self", "absent_rule",
         "tie", "tie_shield_times", "vote_changes", "judge_fallback", "first_vote_day",
-        "lynch_executor"}
+        "lynch_executor", "tie_dice_at_most"}
 _CHOICES = {
     ("ability", "phase"): ("night", "day"),
     ("ability", "self_target"): ("allowed", "forbidden", "only_if_few"),
@@ -182,7 +182,8 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
         _check_condition(c, f"faction '{fid}'", f["win"])
         factions[fid] = FactionSpec(fid, f.get("ru", fid), f.get("en", fid), f.get("side", "town"),
                                     f["win"], f.get("knows_members", False), f.get("solo", False),
-                                    f.get("goal_ru", ""), f.get("goal_en", ""))
+                                    f.get("goal_ru", ""), f.get("goal_en", ""),
+                                    f.get("co_win", False))
     templates = raw.get("abilities", {}) or {}
     for aid, a in templates.items():
         c.keys(f"ability '{aid}'", a, _ABILITY)

@@ -32,7 +32,10 @@ def role_list(rules: RulesetSpec, n: int, mafia: int | None = None) -> list[str]
     if single and n >= st.get("single_from", 10) and "mafioso" in roles:
         roles.remove("mafioso")
         roles.append(single)
-    roles = roles[:n]
+    if len(roles) > n:
+        raise Refused(f"Таблица раздачи правил «{rules.id}» даёт {len(roles)} ролей на {n} "
+                      f"игроков.",
+                      f"Ruleset '{rules.id}' setup table gives {len(roles)} roles for {n} players.")
     roles += [st.get("fill", "civilian")] * (n - len(roles))
     return roles
 

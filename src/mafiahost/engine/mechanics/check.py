@@ -32,12 +32,17 @@ _SIDE_WORD = {"criminal": "mafia", "single": "single", "town": "town"}
 @mechanic("check", cover_aware=True)
 def check(n, actor, targets, params):
     """params ``reveal``: ``role`` (the role id), ``side`` (mafia | single | town),
-    ``leader`` (the role id if a leader, else ``not_leader``); ``tell_target``: the target
-    learns who checked him (priest); ``jail``: a criminal seen is jailed at once."""
+    ``status`` (``negative`` for the sides listed in ``negative``, default criminal and
+    single; else ``positive``), ``leader`` (the role id if a leader, else ``not_leader``);
+    ``tell_target``: the target learns who checked him (priest); ``jail``: a criminal seen
+    is jailed at once."""
     g = n.g
     t = targets[0]
     reveal = params.get("reveal", "role")
-    if reveal == "side":
+    if reveal == "status":
+        negative = params.get("negative", ("criminal", "single"))
+        result = "negative" if seen_side(n, t, actor) in negative else "positive"
+    elif reveal == "side":
         result = _SIDE_WORD[seen_side(n, t, actor)]
     else:
         result = seen_role(n, t, actor)
@@ -100,6 +105,22 @@ def one_per_pair(g, p, ab, ts, params):
             return (f"«{ab.name_ru}»: этой ночью выстрел пары уже сделал {a.actor}.",
                     f"'{ab.name_en}': {a.actor} already took the pair's shot tonight.")
     return None
+
+
+@constraint("after_partner_check")
+def after_partner_check(g, p, ab, ts, params):
+    """The junior of a pair (the sergeant) takes the senior's other action: he may shoot
+    only once the senior (the commissar) has sent a check tonight."""
+    seniors = params.get("senior", ("commissar",))
+    check = params.get("check", "check")
+    abilities = g.rules.abilities
+    for a in g.state.pending:
+        if g.state.players[a.actor].role in seniors and abilities[a.ability].id == check:
+            return None
+    return (f"«{ab.name_ru}»: стрелять можно, только когда Комиссар этой ночью проверяет "
+            f"(его второе действие); сначала нужен его ход.",
+            f"'{ab.name_en}': the shot is yours only when the commissar checks tonight "
+            f"(his other action); his move must come first.")
 
 
 @mechanic("no_op", visits=False, counts_as_out=False)

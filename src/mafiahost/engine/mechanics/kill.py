@@ -25,6 +25,20 @@ def kill(n, actor, targets, params):
             g.emit("no_effect", HOST, player=actor.name, ability="extra_kill",
                    why="condition")
             return
+    fac = params.get("as_faction")
+    if fac:
+        # a town player who "behaves as a mafioso" (the sleepwalker): his shot is the
+        # faction's only if no member sent one, and only if a member could act at all
+        abilities = g.rules.abilities
+        players = g.state.players
+        members_shot = any(abilities[a.ability].shared and abilities[a.ability].owner == fac
+                           and players[a.actor].faction == fac for a in g.state.pending)
+        able = any(not n.is_blocked(m) and g.can_use_effects(m) and m.name not in n.dead_now
+                   for m in g.faction_members(fac))
+        if members_shot or not able:
+            g.emit("no_effect", HOST, player=actor.name, ability="kill",
+                   why="members_shot" if members_shot else "blocked")
+            return
     spare = params.get("only_tagged_not")
     if spare and spare in g.role(t).tags:
         g.emit("no_effect", HOST, player=actor.name, ability="kill", why="spared", target=t.name)

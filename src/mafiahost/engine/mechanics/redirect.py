@@ -11,4 +11,8 @@ def redirect(n, actor, targets, params):
     and a watcher at the redirector does not see him go out."""
     x, y = targets
     n.redirects[x.name] = (y.name, actor.name)
+    if params.get("no_deflect"):
+        # "не может переводить действие с себя": an action aimed at the redirector himself
+        # is not moved (unless only ``min_alive`` players are left)
+        n.no_deflect[x.name] = params.get("min_alive", 3)
     n.g.emit("redirect_set", n.g.to(actor), to=actor.name, player=x.name, onto=y.name)

@@ -64,3 +64,12 @@ def test_readme_scenario_example_runs(tmp_path):
     f = tmp_path / "readme.yaml"
     f.write_text(block, encoding="utf-8")
     assert main(["scenario", str(f)]) == 0
+
+
+def test_option_values_are_read_like_the_ruleset_files(capsys):
+    from mafiahost.cli import _opts
+    assert _opts(["yakuza=true", "tie_no_block_at=3", "single=ripper"]) == \
+        {"yakuza": True, "tie_no_block_at": 3, "single": "ripper"}
+    assert main(["demo", "musketeers", "--players", "8", "--seed", "1",
+                 "--option", "tie_no_block_at=3"]) == 0
+    assert "Игра окончена" in capsys.readouterr().out

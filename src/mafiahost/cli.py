@@ -105,11 +105,7 @@ def cmd_demo(args) -> int:
 
     from .render import final_post, phase_post
     from .sim import new_random_game, play_phase
-    opts = {}
-    for o in args.option or []:
-        k, _, v = o.partition("=")
-        opts[k] = {"true": True, "false": False}.get(v, v)
-    g = new_random_game(args.ruleset, args.players, args.seed, opts, args.mafia)
+    g = new_random_game(args.ruleset, args.players, args.seed, _opts(args.option), args.mafia)
     rng = random.Random(args.seed)
     lang = args.lang
     _out(f"== {g.rules.title_ru if lang == 'ru' else g.rules.title_en} — "
@@ -151,10 +147,17 @@ def _done(d, args=None) -> int:
 
 
 def _opts(pairs):
+    """NAME=VALUE ruleset options; VALUE is read as a YAML scalar (true, 3, maniac), as in
+    the ruleset files."""
+    import yaml
     opts = {}
     for o in pairs or []:
         k, _, v = o.partition("=")
-        opts[k] = {"true": True, "false": False}.get(v, v)
+        try:
+            val = yaml.safe_load(v)
+        except yaml.YAMLError:
+            val = v
+        opts[k.strip()] = val if isinstance(val, (bool, int, float, str)) else v
     return opts
 
 
@@ -425,10 +428,50 @@ def cmd_verify(args) -> int:
     return 0 if rep.ok else 1
 
 
+def cmd_serve(args) -> int:
+    """The web app (``mafiahost.web``) on the same database as the other commands."""
+    import os
+
+    import uvicorn
+
+    from .host import GameCache, Host
+    from .sim import NAMES
+    from .store import database_url, open_store
+    from .web.app import THREADS
+    url = database_url(args.db)
+    h = Host(store=open_store(url, wal=True, pool=THREADS),
+             cache=GameCache(int(os.environ.get("MAFIAHOST_GAME_CACHE", "512"))))
+    base = (args.public_url or f"http://{args.host}:{args.port}").rstrip("/")
+    key = h.web_key("host")
+    if args.demo:
+        d = h.new_game("gemini", NAMES[:12], name="demo", lang="ru")
+        links = h.links(d.game_id)
+        _out(d.message)
+        _out(f"Ведущий / host:  {base}/login?key={key}")
+        _out(f"Игра / game:     {base}/host/games/{d.game_id}")
+        _out("Ссылки игроков (у каждого своя, секретная) / players' links (private):")
+        for seat, tok in links.items():
+            _out(f"  {seat:8} {base}/p/{tok}")
+    else:
+        _out(f"Ведущий / host:  {base}/login?key={key}")
+    _out(f"База / database: {h.store.engine.url.render_as_string(hide_password=True)}")
+    _out("Остановить / stop: Ctrl+C")
+    sys.stdout.flush()
+    kw = {"host": args.host, "port": args.port, "access_log": args.access_log,
+          "log_level": "warning", "timeout_graceful_shutdown": 1}
+    if args.workers > 1:
+        os.environ["MAFIAHOST_DB"] = url
+        uvicorn.run("mafiahost.web.app:app_from_env", factory=True, workers=args.workers, **kw)
+    else:
+        from .web import create_app
+        uvicorn.run(create_app(host=h), **kw)
+    return 0
+
+
 HOST_COMMANDS = {"game": cmd_game, "act": cmd_act, "vote": cmd_vote, "votes": cmd_votes,
                  "resolve": cmd_resolve, "post": cmd_post, "pm": cmd_pm, "cards": cmd_cards,
                  "undo": cmd_undo, "log": cmd_log, "export": cmd_export, "import": cmd_import,
-                 "verify": cmd_verify}
+                 "verify": cmd_verify, "serve": cmd_serve}
 
 
 def _host_parsers(sub) -> None:
@@ -519,6 +562,15 @@ def _host_parsers(sub) -> None:
     p.add_argument("--name")
     p = sub.add_parser("verify", help="check an exported game: commitment, deal, every roll")
     p.add_argument("file")
+    p = sub.add_parser("serve", parents=[db], help="the web app for the host and the players")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--demo", action="store_true",
+                   help="create a demo gemini game and print the host's and players' links")
+    p.add_argument("--workers", type=int, default=1, help="app processes (default 1)")
+    p.add_argument("--public-url", help="the address players reach (for printed links)")
+    p.add_argument("--access-log", action="store_true",
+                   help="log every request (its path holds a player's token: off by default)")
 
 
 def main(argv=None) -> int:

@@ -18,7 +18,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
+import threading
 import time
+from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -29,12 +33,15 @@ from .engine.game import Game
 from .rules import load
 from .rules.setup import deal
 from .store import (
+    ADD_VOTE_RECORD,
     CommandRow,
     EventRow,
     GameRow,
     ImportedPostRow,
+    PlayerLinkRow,
     Store,
     VoteRecordRow,
+    WebKeyRow,
     event_from_json,
     event_to_json,
     now_iso,
@@ -60,9 +67,113 @@ class HostError(Refused):
     """A host command that cannot be done: a sentence in Russian and English."""
 
 
+class NoGame(HostError):
+    """There is no game with that number."""
+
+
+class AccessDenied(Exception):
+    """A web request whose credential does not (or no longer) name this game and seat."""
+
+
+# ---- the game cache --------------------------------------------------------------------------
+
+class _Entry:
+    __slots__ = ("game", "lock", "rev", "stale")
+
+    def __init__(self, rev: int, game: Game):
+        self.rev = rev
+        self.game = game
+        self.lock = threading.Lock()
+        self.stale = False
+
+
+class GameCache:
+    """Games rebuilt from their events, kept in this process, keyed by game id and the
+    game row's revision (``games.rev``, bumped by every command inside its transaction).
+
+    A command looks its game up *inside* its transaction, after it has locked the row, by
+    the revision it read there: if another process (or a command that was rolled back)
+    moved the game on, the revision differs and the game is rebuilt from the events, so
+    several processes on one database stay correct. A command *takes* the entry (nobody
+    else can use it while the engine changes it) and puts the game back under the new
+    revision only after its commit. Readers hold the entry's lock while they look at the
+    game and give up on an entry a command has taken (they rebuild instead)."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._lock = threading.Lock()
+        self._d: OrderedDict[int, _Entry] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def take(self, game_id: int, rev: int) -> _Entry | None:
+        """The entry for exactly ``rev``, removed from the cache and locked, or None."""
+        with self._lock:
+            e = self._d.pop(game_id, None)
+            if e is None:
+                self.misses += 1
+                return None
+            e.stale = True
+            if e.rev != rev:
+                self.misses += 1
+                return None
+            self.hits += 1
+        e.lock.acquire()
+        return e
+
+    def peek(self, game_id: int, rev: int) -> _Entry | None:
+        """The entry for exactly ``rev``, locked for reading (release ``e.lock``), or None."""
+        with self._lock:
+            e = self._d.get(game_id)
+            if e is None or e.rev != rev or e.stale:
+                self.misses += 1
+                return None
+            self._d.move_to_end(game_id)
+            self.hits += 1
+        e.lock.acquire()
+        if e.stale:
+            e.lock.release()
+            return None
+        return e
+
+    def put(self, game_id: int, rev: int, game: Game) -> None:
+        with self._lock:
+            cur = self._d.get(game_id)
+            if cur is not None:
+                if cur.rev >= rev:
+                    return
+                cur.stale = True
+            self._d[game_id] = _Entry(rev, game)
+            self._d.move_to_end(game_id)
+            while len(self._d) > self.size:
+                _, old = self._d.popitem(last=False)
+                old.stale = True
+
+    def clear(self) -> None:
+        with self._lock:
+            for e in self._d.values():
+                e.stale = True
+            self._d.clear()
+
+
 def commitment(seed: int, salt: str) -> str:
     """The public commitment to the seed: sha256 of ``"mafiahost-seed:<seed>:<salt>"``."""
     return hashlib.sha256(f"mafiahost-seed:{seed}:{salt}".encode()).hexdigest()
+
+
+def _link_seat():
+    from sqlalchemy import bindparam, select
+    t = PlayerLinkRow.__table__
+    return select(t.c.seat).where(t.c.token == bindparam("token"),
+                                  t.c.game_id == bindparam("gid"))
+
+
+_LINK_SEAT = _link_seat()
+
+
+def new_token() -> str:
+    """An unguessable link token: 192 random bits from ``secrets``."""
+    return secrets.token_urlsafe(24)
 
 
 def new_seed() -> int:
@@ -155,8 +266,10 @@ class Done:
 
 
 class Host:
-    def __init__(self, db: str | None = None, store: Store | None = None):
+    def __init__(self, db: str | None = None, store: Store | None = None,
+                 cache: GameCache | None = None):
         self.store = store or open_store(db)
+        self.cache = cache if cache is not None else GameCache()
 
     # ---- loading -----------------------------------------------------------------------
     @staticmethod
@@ -175,7 +288,7 @@ class Host:
     def _no_game(self, s, game_id) -> HostError:
         from sqlalchemy import select
         ids = ", ".join(str(i) for i in s.scalars(select(GameRow.id).order_by(GameRow.id)))
-        return HostError(f"Игры №{game_id} нет; игры: {ids or 'пока ни одной'}.",
+        return NoGame(f"Игры №{game_id} нет; игры: {ids or 'пока ни одной'}.",
                          f"There is no game {game_id}; games: {ids or 'none yet'}.")
 
     def load(self, game_id: int) -> tuple[GameRow, Game]:
@@ -184,30 +297,74 @@ class Host:
             row = self._row(s, game_id)
             return row, self._game(s, row)
 
-    def _command(self, game_id: int, kind: str, args: dict, fn) -> Done:
-        """Run ``fn(ctx)`` as one transaction and store it as command ``kind``."""
+    @contextmanager
+    def reading(self, game_id: int, check=None):
+        """``(row, game)`` to look at (never to change) while the block runs: the cached
+        game when its revision is the one stored, else rebuilt from the events (and cached
+        afterwards). ``check(session, row)`` runs in the same read transaction (e.g. that
+        a player's link is still valid)."""
+        e = g = None
+        with self.store.session() as s:
+            row = self._row(s, game_id)
+            if check is not None:
+                check(s, row)
+            e = self.cache.peek(game_id, row.rev)
+            if e is None:
+                g = self._game(s, row)
+                same = True
+                if self.store.dialect != "sqlite":   # read committed: a statement each
+                    from sqlalchemy import select
+                    same = s.scalar(select(GameRow.rev).where(GameRow.id == game_id)) \
+                        == row.rev
+        if e is not None:
+            try:
+                yield row, e.game
+            finally:
+                e.lock.release()
+            return
+        yield row, g
+        if same:
+            self.cache.put(game_id, row.rev, g)
+
+    def _command(self, game_id: int, kind: str, args: dict, fn, guard=None) -> Done:
+        """Run ``fn(ctx)`` as one transaction and store it as command ``kind``.
+
+        The game comes from the cache when its revision is the one just locked (else it is
+        rebuilt from the events); it goes back to the cache under the new revision only
+        after the commit. ``guard(session, row, game)`` runs first inside the transaction
+        and may refuse."""
+        entry = None
         try:
             with self.store.locked(game_id) as (s, row):
-                g = self._game(s, row)
+                entry = self.cache.take(game_id, row.rev - 1)
+                g = entry.game if entry is not None else self._game(s, row)
+                if guard is not None:
+                    guard(s, row, g)
                 n0 = len(g.events)
                 ctx = _Ctx(s, row, g)
                 done = fn(ctx)
-                if ctx.nothing and len(g.events) == n0:
-                    return done                  # nothing to record (and nothing to undo)
-                new = [normalize_event(e) for e in g.events[n0:]]
-                cmd = Store.add_command(s, game_id, kind, args, ctx.ops, n0, new,
-                                        ctx.before, ctx.result)
-                for r in ctx.records:
-                    s.add(VoteRecordRow(game_id=game_id, command_id=cmd.id, **r))
-                for k in ctx.posts:
-                    s.add(ImportedPostRow(game_id=game_id, post_key=k, command_id=cmd.id))
-                s.flush()
-                _test_pause(kind)
-                done.events = new
-                return done
+                rev = row.rev
+                if not (ctx.nothing and len(g.events) == n0):
+                    new = [normalize_event(e) for e in g.events[n0:]]
+                    cid = Store.add_command_fast(s, game_id, kind, args, ctx.ops, n0, new,
+                                                 ctx.before, ctx.result)
+                    if ctx.records:
+                        s.execute(ADD_VOTE_RECORD, [{"game_id": game_id, "command_id": cid,
+                                                     **r} for r in ctx.records])
+                    for k in ctx.posts:
+                        s.add(ImportedPostRow(game_id=game_id, post_key=k, command_id=cid))
+                    s.flush()
+                    _test_pause(kind)
+                    g.events[n0:] = new           # as they read back from the database
+                    done.events = new
+            self.cache.put(game_id, rev, g)
+            return done
         except LookupError:
             with self.store.session() as s:
                 raise self._no_game(s, game_id) from None
+        finally:
+            if entry is not None:
+                entry.lock.release()
 
     # ---- names -------------------------------------------------------------------------
     @staticmethod
@@ -275,6 +432,8 @@ class Host:
                                "options": options},
                               [["start", [list(x) for x in seating]]], 0, evs)
             gid = row.id
+        g.events[:] = evs
+        self.cache.put(gid, 0, g)
         from .render import posts
         post = posts.start_post(g, c, lang=lang, fmt=fmt)
         return Done(gid, _say(lang, f"Игра №{gid} создана: {rules.title_ru}, "
@@ -355,7 +514,7 @@ class Host:
 
     # ---- moves and votes ---------------------------------------------------------------
     def act(self, game_id: int, actor: str, ability: str, targets=(), replace: bool = False,
-            lang: str | None = None) -> Done:
+            lang: str | None = None, *, hints: bool = True, guard=None) -> Done:
         """Record a move; the rules' own sentence on refusal. With ``replace`` (or when the
         ruleset's ``forum.replace_moves`` allows it) a later move replaces the earlier one
         in the same slot, and the answer says so."""
@@ -369,7 +528,7 @@ class Host:
             try:
                 c.op("submit", a, ability, ts, allowed)
             except Refused as e:
-                if not allowed and _slot_taken(g, a, ability):
+                if hints and not allowed and _slot_taken(g, a, ability):
                     raise HostError(e.ru + " Заменить ход: act … --replace.",
                                     e.en + " To replace the move: act … --replace.") from None
                 raise
@@ -393,10 +552,11 @@ class Host:
             return Done(game_id, msg, data={"replaced": w is not None})
         return self._command(game_id, "act", {"actor": actor, "ability": ability,
                                               "targets": list(targets), "replace": replace},
-                             fn)
+                             fn, guard)
 
     def vote(self, game_id: int, voter: str, target: str, at: str | None = None,
-             late: bool = False, lang: str | None = None) -> Done:
+             late: bool = False, lang: str | None = None, *, hints: bool = True,
+             guard=None, source: str = "cli") -> Done:
         """A vote by the host's hand. ``at`` is when it was cast (default now); after the
         phase's deadline it is refused unless ``late`` says to count it."""
         t_at = parse_time(at) if at else None
@@ -410,13 +570,15 @@ class Host:
             dl = parse_time(c.row.deadline) if c.row.deadline_phase == label else None
             when = t_at or datetime.now().astimezone()
             if dl is not None and not late and is_late(when, dl):
+                hint = (" Засчитать всё равно: vote … --late.",
+                        " To count it anyway: vote … --late.") if hints else ("", "")
                 raise HostError(f"Срок голосования ({c.row.deadline}) истёк: голос не "
-                                f"засчитан. Засчитать всё равно: vote … --late.",
+                                f"засчитан.{hint[0]}",
                                 f"The vote deadline ({c.row.deadline}) has passed: the vote "
-                                f"is not counted. To count it anyway: vote … --late.")
+                                f"is not counted.{hint[1]}")
             c.op("vote", v, t)
             c.records.append({"phase": label, "voter": v, "target": t,
-                              "at": t_at.isoformat() if t_at else now_iso(), "source": "cli",
+                              "at": t_at.isoformat() if t_at else now_iso(), "source": source,
                               "post_key": None, "status": "counted",
                               "note": "late, counted by the host" if late else ""})
             tt = {"against_all": _say(la, "против всех", "against all"),
@@ -424,7 +586,7 @@ class Host:
             return Done(game_id, _say(la, f"Голос: {g.display(v)} → {tt}.",
                                       f"Vote: {g.display(v)} → {tt}."))
         return self._command(game_id, "vote", {"voter": voter, "target": target, "at": at,
-                                               "late": late}, fn)
+                                               "late": late}, fn, guard)
 
     def import_votes(self, game_id: int, text: str, since: str | None = None,
                      aliases: dict | None = None, lang: str | None = None,
@@ -719,6 +881,105 @@ class Host:
             for p in res.get("notes", ()):
                 lines.append(f"    ~ {p}")
         return lines
+
+    # ---- the web app's credentials -----------------------------------------------------
+    def web_key(self, name: str) -> str:
+        """A secret shared by every web process on this database (``host``: the host's
+        key; ``csrf``: signs the forms), made with ``secrets`` the first time it is asked
+        for."""
+        from sqlalchemy.exc import IntegrityError
+        for _ in range(3):
+            with self.store.session() as s:
+                row = s.get(WebKeyRow, name)
+                if row is not None:
+                    return row.value
+            try:
+                with self.store.session() as s:
+                    s.add(WebKeyRow(name=name, value=secrets.token_urlsafe(32),
+                                    created_at=now_iso()))
+            except IntegrityError:      # another process made it first: read theirs
+                continue
+        raise RuntimeError(f"cannot make the web key {name!r}")
+
+    def links(self, game_id: int) -> dict[str, str]:
+        """Every seat's invitation token, in seating order (made for seats without one)."""
+        from sqlalchemy import select
+        from sqlalchemy.exc import IntegrityError
+        for _ in range(3):
+            with self.store.session() as s:
+                self._row(s, game_id)
+                first = s.scalars(select(EventRow).where(EventRow.game_id == game_id,
+                                                         EventRow.pos == 0)).first()
+                seats = [n for n, _ in json.loads(first.body)["data"]["players"]]
+                have = dict(s.execute(select(PlayerLinkRow.seat, PlayerLinkRow.token)
+                                      .where(PlayerLinkRow.game_id == game_id)).all())
+            missing = [x for x in seats if x not in have]
+            if not missing:
+                return {x: have[x] for x in seats}
+            try:
+                with self.store.session() as s:
+                    for x in missing:
+                        s.add(PlayerLinkRow(game_id=game_id, seat=x, token=new_token(),
+                                            created_at=now_iso()))
+            except IntegrityError:      # made at the same time by another request
+                continue
+        raise RuntimeError("cannot make the players' links")
+
+    def reissue_link(self, game_id: int, seat: str) -> str:
+        """A new token for ``seat``; the old link stops working at once (a replacement
+        takes the seat, or a link was shared by mistake)."""
+        self.links(game_id)
+        with self.store.session() as s:
+            row = s.get(PlayerLinkRow, (game_id, seat))
+            if row is None:
+                raise HostError(f"В игре №{game_id} нет места «{seat}».",
+                                f"Game {game_id} has no seat '{seat}'.")
+            row.token = new_token()
+            row.created_at = now_iso()
+            return row.token
+
+    def player_link(self, token: str) -> tuple[int, str] | None:
+        """``(game id, seat)`` for a player's token, or None."""
+        from sqlalchemy import select
+        if not token or len(token) > 64:
+            return None
+        with self.store.session() as s:
+            r = s.execute(select(PlayerLinkRow.game_id, PlayerLinkRow.seat)
+                          .where(PlayerLinkRow.token == token)).first()
+        return (r[0], r[1]) if r else None
+
+    @staticmethod
+    def link_check(token: str, game_id: int, seat: str):
+        """A ``check``/``guard`` that refuses (``AccessDenied``) unless ``token`` is still
+        the link of ``seat`` in ``game_id``, read inside the caller's transaction."""
+        def check(s, *_):
+            ok = s.execute(_LINK_SEAT, {"token": token, "gid": game_id}).scalar()
+            if ok != seat:
+                raise AccessDenied()
+        return check
+
+    def preview(self, game_id: int, lang: str | None = None, fmt: str | None = None) -> dict:
+        """What resolving now would do, without writing anything: the post, every event
+        with its cause (``format_event``), each player's private messages and the phase
+        after it."""
+        from .render import posts
+        row, g = self.load(game_id)
+        la, fm = lang or row.lang, fmt or row.fmt
+        n0 = len(g.events)
+        evs = g.resolve()
+        post = posts.phase_post(g, evs, la, fm)
+        if g.state.over:
+            post += "\n\n" + posts.final_post(g, self._reveal(row), la, fm)
+        pms = {}
+        for p in g.state.order:
+            text = posts.private_messages(g, evs, p.name, la, fm)
+            if text:
+                pms[g.display(p.name)] = text
+        st = g.state
+        return {"post": post, "causes": [format_event(n0 + i, e) for i, e in enumerate(evs)],
+                "events": [_event_dict_of(e) for e in evs], "pms": pms,
+                "next": "over" if st.over else f"{st.phase} {st.number}",
+                "winners": list(st.winners)}
 
     # ---- export, import, verify --------------------------------------------------------
     def export(self, game_id: int) -> dict:
@@ -1026,6 +1287,6 @@ def event_list(g: Game) -> list[dict]:
     return [_event_dict_of(e) for e in g.events]
 
 
-__all__ = ["Done", "Host", "HostError", "VerifyReport", "apply_op", "commitment",
-           "event_list", "format_event", "new_seed", "not_acted", "not_voted", "parse_roles",
-           "parse_time", "post_key", "verify"]
+__all__ = ["AccessDenied", "Done", "GameCache", "Host", "HostError", "NoGame", "VerifyReport",
+           "apply_op", "commitment", "event_list", "format_event", "new_seed", "new_token",
+           "not_acted", "not_voted", "parse_roles", "parse_time", "post_key", "verify"]

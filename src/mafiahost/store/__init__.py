@@ -14,23 +14,43 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import create_engine, delete, event, func, inspect, select, text, update
+from sqlalchemy import (
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..engine.events import Event
-from .models import Base, CommandRow, EventRow, GameRow, ImportedPostRow, VoteRecordRow
+from .models import (
+    Base,
+    CommandRow,
+    EventRow,
+    GameRow,
+    ImportedPostRow,
+    PlayerLinkRow,
+    VoteRecordRow,
+    WebKeyRow,
+)
 
-__all__ = ["HEAD", "Base", "CommandRow", "EventRow", "GameRow", "ImportedPostRow", "Store",
-           "VoteRecordRow", "database_url", "event_from_json", "event_to_json", "now_iso",
-           "open_store"]
+__all__ = ["HEAD", "Base", "CommandRow", "EventRow", "GameRow", "ImportedPostRow",
+           "PlayerLinkRow", "Store", "VoteRecordRow", "WebKeyRow", "database_url",
+           "event_from_json", "event_to_json", "now_iso", "open_store"]
 
 DEFAULT_FILE = "mafiahost.db"
-HEAD = "0001"       # the latest migration; tests check it is the Alembic head
+HEAD = "0002"       # the latest migration; tests check it is the Alembic head
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -77,17 +97,28 @@ def normalize(e: Event) -> Event:
 
 
 class Store:
-    def __init__(self, db: str | None = None):
+    def __init__(self, db: str | None = None, wal: bool = False, pool: int | None = None):
+        """``wal``: on SQLite, use the write-ahead log with ``synchronous=NORMAL`` (readers
+        never wait for the writer and a commit does not wait for the disk; a committed
+        command survives a crash of the process, as before). The web app opens its store
+        so; the command line keeps SQLite's default rollback journal. ``pool``: how many
+        connections to keep (a web process serves many requests at once)."""
         self.url = database_url(db)
         kw = {}
         if self.url.startswith("sqlite"):
             kw["connect_args"] = {"timeout": 60}
+        if pool:
+            kw.update(pool_size=pool, max_overflow=pool // 2)
+        # writers of this process queue on a lock instead of polling SQLite's busy
+        # handler (which sleeps up to 100 ms between tries); other processes still
+        # wait on SQLite's own lock
+        self._writer = threading.Lock() if self.url.startswith("sqlite") else None
         try:
             self.engine: Engine = create_engine(self.url, **kw)
         except Exception as e:  # noqa: BLE001 - any driver/URL error becomes a sentence
             raise StoreError(f"Cannot use the database '{db}': {e}") from None
         if self.engine.dialect.name == "sqlite":
-            _sqlite_transactions(self.engine)
+            _sqlite_transactions(self.engine, wal)
         self.Session = sessionmaker(self.engine, expire_on_commit=False)
         self.migrate()
 
@@ -130,9 +161,23 @@ class Store:
         """A write transaction holding the game's row: the first statement bumps the row's
         ``rev``, which takes the write lock on SQLite and a row lock on PostgreSQL, so two
         commands on one game run one after the other."""
+        if self._writer is not None:
+            with self._writer:
+                with self._locked(game_id) as x:
+                    yield x
+            return
+        with self._locked(game_id) as x:
+            yield x
+
+    @contextmanager
+    def _locked(self, game_id: int):
         with self.Session() as s, s.begin():
-            n = s.execute(update(GameRow).where(GameRow.id == game_id)
-                          .values(rev=GameRow.rev + 1, updated_at=now_iso())).rowcount
+            _IMMEDIATE.on = True      # SQLite: BEGIN IMMEDIATE takes the write lock at once
+            try:
+                s.connection()        # (a deferred BEGIN could meet a stale WAL snapshot)
+            finally:
+                _IMMEDIATE.on = False
+            n = s.execute(_BUMP, {"gid": game_id, "now": now_iso()}).rowcount
             if not n:
                 raise LookupError(game_id)
             yield s, s.get(GameRow, game_id)
@@ -177,6 +222,24 @@ class Store:
         return cmd
 
     @staticmethod
+    def add_command_fast(s: Session, game_id: int, kind: str, args: dict, ops: list,
+                         first: int, events: list[Event], before: dict | None = None,
+                         result: dict | None = None) -> int:
+        """``add_command`` with prepared statements and no ORM object: the command's id
+        (the hot path of every move and vote)."""
+        seq = (s.execute(_MAX_SEQ, {"gid": game_id}).scalar() or 0) + 1
+        cid = s.execute(_ADD_CMD, {
+            "game_id": game_id, "seq": seq, "kind": kind, "args": _dumps(args),
+            "ops": _dumps(ops), "before": _dumps(before or {}),
+            "result": _dumps(result or {}), "first_event": first,
+            "n_events": len(events), "undone": False, "at": now_iso()}).scalar_one()
+        if events:
+            s.execute(_ADD_EVENT, [
+                {"game_id": game_id, "pos": first + i, "command_id": cid, "type": e.type,
+                 "phase": e.phase, "body": event_to_json(e)} for i, e in enumerate(events)])
+        return cid
+
+    @staticmethod
     def drop_command_effects(s: Session, cmd: CommandRow) -> None:
         """Delete what ``cmd`` wrote (its events and vote records) and mark it undone."""
         for t in (EventRow, VoteRecordRow, ImportedPostRow):
@@ -184,32 +247,49 @@ class Store:
         cmd.undone = True
 
 
+_G, _C = GameRow.__table__, CommandRow.__table__
+_BUMP = (update(_G).where(_G.c.id == bindparam("gid"))
+         .values(rev=_G.c.rev + 1, updated_at=bindparam("now")))
+_MAX_SEQ = select(func.max(_C.c.seq)).where(_C.c.game_id == bindparam("gid"))
+_ADD_CMD = _C.insert().returning(_C.c.id)
+_ADD_EVENT = EventRow.__table__.insert()
+ADD_VOTE_RECORD = VoteRecordRow.__table__.insert()
+
+
 def _dumps(x) -> str:
     return json.dumps(x, ensure_ascii=False, default=_jsonable)
 
 
-def _sqlite_transactions(engine: Engine) -> None:
+_IMMEDIATE = threading.local()     # set while ``Store.locked`` begins its transaction
+
+
+def _sqlite_transactions(engine: Engine, wal: bool = False) -> None:
     """Let SQLAlchemy, not the sqlite3 module, begin transactions (the documented recipe),
-    so every statement of a command is inside its one transaction."""
+    so every statement of a command is inside its one transaction. A write transaction
+    (``Store.locked``) begins IMMEDIATE: it waits for the write lock up front."""
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn, _rec):
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
+        if wal:
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
         cur.close()
 
     @event.listens_for(engine, "begin")
     def _begin(conn):
-        conn.exec_driver_sql("BEGIN")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if getattr(_IMMEDIATE, "on", False)
+                             else "BEGIN")
 
 
 _STORES: dict[str, Store] = {}
 
 
-def open_store(db: str | None = None) -> Store:
-    """The store for ``db`` (one per URL in a process)."""
+def open_store(db: str | None = None, wal: bool = False, pool: int | None = None) -> Store:
+    """The store for ``db`` (one per URL in a process); ``wal``, ``pool`` as in ``Store``."""
     url = database_url(db)
     st = _STORES.get(url)
     if st is None:
-        st = _STORES[url] = Store(db)
+        st = _STORES[url] = Store(db, wal, pool)
     return st

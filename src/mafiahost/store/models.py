@@ -104,3 +104,27 @@ class ImportedPostRow(Base):
     post_key: Mapped[str] = mapped_column(String(200), primary_key=True)
     command_id: Mapped[int] = mapped_column(ForeignKey("commands.id", ondelete="CASCADE"),
                                             index=True)
+
+
+class WebKeyRow(Base):
+    """A secret of the web app, shared by every process on the database: the host's key
+    (``host``) and the key that signs the forms' anti-forgery tokens (``csrf``)."""
+
+    __tablename__ = "web_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[str] = mapped_column(String(40))
+
+
+class PlayerLinkRow(Base):
+    """A player's private invitation link: an unguessable token (``secrets``) for one seat
+    of one game. Issuing a new one (a replacement takes the seat) replaces the old."""
+
+    __tablename__ = "player_links"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    seat: Mapped[str] = mapped_column(String(200), primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[str] = mapped_column(String(40))

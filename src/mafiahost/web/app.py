@@ -1,0 +1,737 @@
+"""The web app: host pages, player pages, live updates.
+
+``create_app(db)`` builds a Starlette app on the same database as the command line. Every
+request that changes a game calls one method of ``mafiahost.host.Host`` (one transaction,
+exactly as the command line does); pages read the game from the host's cache of rebuilt
+games. Routes (``ROUTES`` below is the full list; the access test walks it):
+
+    /                              public home page        /login, /logout   host login
+    /p/{token}                     a player's page         /p/{token}/act, /vote, /live
+    /host                          the host's games        /host/games       create a game
+    /host/games/{gid}              one game                .../preview, /posts, /log,
+    /host/games/{gid}/export       the game as JSON        /live, and one POST per command
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import SimpleNamespace
+from urllib.parse import parse_qsl, quote, unquote
+
+import anyio
+import yaml
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..engine.errors import Refused, RulesetError
+from ..host import (
+    AccessDenied,
+    GameCache,
+    Host,
+    HostError,
+    NoGame,
+    is_late,
+    parse_roles,
+    parse_time,
+)
+from ..rules import available
+from ..store import open_store
+from . import views
+from .live import Live
+from .security import (
+    FLASH_COOKIE,
+    HOST_COOKIE,
+    LANG_COOKIE,
+    LOGIN_COOKIE,
+    SecurityHeaders,
+    new_login_nonce,
+    same,
+    sign,
+)
+
+HERE = Path(__file__).parent
+TEXTS = yaml.safe_load((HERE / "texts.yaml").read_text(encoding="utf-8"))
+# the templates read ``t.key`` (a namespace: ``t.copy`` is the word, not dict.copy)
+WORDS = {lang: SimpleNamespace(**words) for lang, words in TEXTS.items()}
+LANGS = ("ru", "en")
+TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+MAX_FORM = 256 * 1024
+
+_env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
+                   autoescape=select_autoescape(["html"]), trim_blocks=True,
+                   lstrip_blocks=True)
+
+
+THREADS = 24         # worker threads for database work (and connections in the pool)
+
+
+class Web:
+    """The app's state: the host service layer, its secrets, live updates, and a map of
+    player tokens to seats (only a shortcut: every use of a token is checked against the
+    database inside the transaction that uses it, and a stale entry is dropped)."""
+
+    def __init__(self, host: Host):
+        self.host = host
+        self.host_key = host.web_key("host")
+        self.csrf_key = host.web_key("csrf")
+        self.live = Live(host)
+        self.rulesets = available()
+        self.tokens: dict[str, tuple[int, str]] = {}
+
+    def seat_of(self, token: str) -> tuple[int, str] | None:
+        hit = self.tokens.get(token)
+        if hit is None:
+            hit = self.host.player_link(token)
+            if hit is not None:
+                if len(self.tokens) > 100_000:
+                    self.tokens.clear()
+                self.tokens[token] = hit
+        return hit
+
+    def forget(self, token: str) -> None:
+        self.tokens.pop(token, None)
+
+
+# ---- request helpers -------------------------------------------------------------------------
+
+def web(request: Request) -> Web:
+    return request.app.state.web
+
+
+def lang_of(request: Request) -> str:
+    q = request.query_params.get("lang")
+    if q in LANGS:
+        return q
+    c = request.cookies.get(LANG_COOKIE)
+    return c if c in LANGS else "ru"
+
+
+def render(request: Request, name: str, ctx: dict, status: int = 200,
+           flash: tuple | None = None) -> HTMLResponse:
+    lang = lang_of(request)
+    t = WORDS[lang]
+    if flash is None:
+        flash = _read_flash(request)
+    page = _env.get_template(name).render(t=t, lang=lang, flash=flash, path=request.url.path,
+                                          **ctx)
+    resp = HTMLResponse(page, status_code=status)
+    q = request.query_params.get("lang")
+    if q in LANGS:
+        resp.set_cookie(LANG_COOKIE, q, max_age=365 * 86400, httponly=True, samesite="lax")
+    if request.cookies.get(FLASH_COOKIE):
+        resp.delete_cookie(FLASH_COOKIE, path=_flash_path(request))
+    return resp
+
+
+def _flash_path(request: Request) -> str:
+    p = request.url.path
+    m = re.match(r"^(/p/[^/]+|/host)", p)
+    return m.group(1) if m else "/"
+
+
+def _read_flash(request: Request):
+    raw = request.cookies.get(FLASH_COOKIE)
+    if not raw:
+        return None
+    try:
+        kind, _, text = unquote(raw).partition(":")
+    except Exception:  # noqa: BLE001
+        return None
+    return (kind, text[:2000]) if kind in ("ok", "err") else None
+
+
+def redirect(request: Request, url: str, flash: tuple | None = None) -> RedirectResponse:
+    resp = RedirectResponse(url, status_code=303)
+    if flash:
+        resp.set_cookie(FLASH_COOKIE, quote(f"{flash[0]}:{flash[1]}"[:1500]), max_age=60,
+                        httponly=True, samesite="lax", path=_flash_path(request))
+    return resp
+
+
+def refusal(lang: str, e: Refused) -> str:
+    return (e.ru if lang == "ru" else e.en) or e.ru or e.en or str(e)
+
+
+def not_found(*_):
+    raise HTTPException(404)
+
+
+async def form_of(request: Request) -> dict:
+    """The posted form, after the anti-forgery checks (403 on failure)."""
+    origin = request.headers.get("origin")
+    if origin and origin != "null":
+        host = request.headers.get("host", "")
+        if origin.split("://", 1)[-1] != host:
+            raise HTTPException(403)
+    out: dict[str, list[str]] = {}
+    ctype = request.headers.get("content-type", "")
+    if ctype.startswith("application/x-www-form-urlencoded"):
+        body = await request.body()            # the forms' own encoding: parsed here, lean
+        if len(body) > MAX_FORM:
+            raise HTTPException(400)
+        try:
+            pairs = parse_qsl(body.decode(), keep_blank_values=True, max_num_fields=200)
+        except (UnicodeDecodeError, ValueError):
+            raise HTTPException(400) from None
+        for k, v in pairs:
+            out.setdefault(k, []).append(v)
+        return out
+    try:
+        form = await request.form(max_files=0, max_fields=200)
+    except Exception:  # noqa: BLE001 - a malformed body
+        raise HTTPException(400) from None
+    for k, v in form.multi_items():
+        if isinstance(v, str):
+            out.setdefault(k, []).append(v)
+    return out
+
+
+def one(form: dict, key: str, default: str = "") -> str:
+    v = form.get(key)
+    return v[0].strip() if v else default
+
+
+# ---- credentials -----------------------------------------------------------------------------
+
+def host_csrf(w: Web) -> str:
+    return sign(w.csrf_key, "host:" + w.host_key)
+
+
+def player_csrf(w: Web, token: str) -> str:
+    return sign(w.csrf_key, "player:" + token)
+
+
+def require_host(request: Request) -> Web:
+    w = web(request)
+    if not same(request.cookies.get(HOST_COOKIE), w.host_key):
+        raise HTTPException(403)
+    return w
+
+
+async def host_form(request: Request) -> tuple[Web, dict]:
+    w = require_host(request)
+    form = await form_of(request)
+    if not same(one(form, "csrf"), host_csrf(w)):
+        raise HTTPException(403)
+    return w, form
+
+
+def token_of(request: Request) -> str:
+    token = request.path_params["token"]
+    if not TOKEN_RE.match(token):
+        raise HTTPException(404)
+    return token
+
+
+def _with_seat(w: Web, token: str, fn):
+    """``fn(game id, seat, check)`` for the seat of ``token``; AccessDenied when the token
+    names no seat (now). ``check`` verifies the token inside ``fn``'s transaction."""
+    for _ in range(2):
+        hit = w.seat_of(token)
+        if hit is None:
+            raise AccessDenied()
+        gid, seat = hit
+        try:
+            return fn(gid, seat, Host.link_check(token, gid, seat))
+        except (AccessDenied, NoGame):
+            w.forget(token)              # reissued or gone: look it up once more
+    raise AccessDenied()
+
+
+# ---- public pages ----------------------------------------------------------------------------
+
+async def home(request: Request):
+    return render(request, "home.html", {"is_host": same(request.cookies.get(HOST_COOKIE),
+                                                          web(request).host_key)})
+
+
+async def login_page(request: Request, error: bool = False, status: int = 200):
+    w = web(request)
+    key = request.query_params.get("key")
+    if key is not None and not error:
+        if same(key, w.host_key):
+            resp = redirect(request, "/host")
+            resp.set_cookie(HOST_COOKIE, w.host_key, httponly=True, samesite="lax",
+                            secure=request.url.scheme == "https", max_age=30 * 86400)
+            return resp
+        error, status = True, 403
+    nonce = request.cookies.get(LOGIN_COOKIE) or new_login_nonce()
+    resp = render(request, "login.html", {"csrf": nonce, "error": error}, status=status)
+    resp.set_cookie(LOGIN_COOKIE, nonce, httponly=True, samesite="strict", max_age=3600)
+    return resp
+
+
+async def login(request: Request):
+    w = web(request)
+    form = await form_of(request)
+    if not same(one(form, "csrf"), request.cookies.get(LOGIN_COOKIE)):
+        raise HTTPException(403)
+    if not same(one(form, "key"), w.host_key):
+        return await login_page(request, error=True, status=403)
+    resp = redirect(request, "/host")
+    resp.set_cookie(HOST_COOKIE, w.host_key, httponly=True, samesite="lax",
+                    secure=request.url.scheme == "https", max_age=30 * 86400)
+    return resp
+
+
+async def logout(request: Request):
+    await host_form(request)
+    resp = redirect(request, "/")
+    resp.delete_cookie(HOST_COOKIE)
+    return resp
+
+
+# ---- player pages ----------------------------------------------------------------------------
+
+def _player_page(w: Web, token: str, gid: int, seat: str, lang: str) -> dict:
+    with w.host.reading(gid, Host.link_check(token, gid, seat)) as (row, g):
+        data = views.player_page(row, g, seat, lang)
+    data["csrf"] = player_csrf(w, token)
+    data["base"] = f"/p/{token}"
+    return data
+
+
+async def player(request: Request):
+    w, token = web(request), token_of(request)
+    lang = lang_of(request)
+    try:
+        data = await run_in_threadpool(
+            _with_seat, w, token, lambda gid, seat, _c: _player_page(w, token, gid, seat, lang))
+    except AccessDenied:
+        raise HTTPException(404) from None
+    return render(request, "player.html", data)
+
+
+def _late_guard(lang: str):
+    def guard(s, row, g):
+        label = views.label_of(g)
+        dl = parse_time(row.deadline) if row.deadline_phase == label else None
+        if dl is not None:
+            from datetime import datetime
+            if is_late(datetime.now().astimezone(), dl):
+                raise HostError(f"Срок этой фазы ({row.deadline}) истёк: ход не принят. "
+                                f"Напишите ведущему.",
+                                f"This phase's deadline ({row.deadline}) has passed: the move "
+                                f"is not taken. Write to the host.")
+    return guard
+
+
+def _both(*guards):
+    def guard(s, row, g):
+        for x in guards:
+            x(s, row, g)
+    return guard
+
+
+async def player_post(request: Request, kind: str):
+    w, token = web(request), token_of(request)
+    form = await form_of(request)
+    if not same(one(form, "csrf"), player_csrf(w, token)):
+        raise HTTPException(403)
+    lang = lang_of(request)
+
+    def command(gid, seat, check):
+        if kind == "act":
+            targets = [t.strip() for t in form.get("target", []) if t.strip()]
+            # never ``replace`` here: a player may change a sent move only where the rule
+            # set says so (``forum.replace_moves``), which ``Host.act`` applies itself
+            return w.host.act(gid, seat, one(form, "ability"), targets, False, lang,
+                              hints=False, guard=_both(check, _late_guard(lang)))
+        return w.host.vote(gid, seat, one(form, "target"), None, False, lang, hints=False,
+                           guard=check, source="web")
+
+    try:
+        done = await run_in_threadpool(_with_seat, w, token, command)
+    except AccessDenied:
+        raise HTTPException(404) from None
+    except Refused as e:
+        msg = refusal(lang, e)
+        if request.headers.get("accept") == "application/json":
+            return JSONResponse({"ok": False, "error": msg}, status_code=409)
+        try:
+            data = await run_in_threadpool(
+                _with_seat, w, token,
+                lambda gid, seat, _c: _player_page(w, token, gid, seat, lang))
+        except AccessDenied:
+            raise HTTPException(404) from None
+        return render(request, "player.html", data, status=409, flash=("err", msg))
+    w.live.poke()
+    if request.headers.get("accept") == "application/json":
+        return JSONResponse({"ok": True, "message": done.message})
+    return redirect(request, f"/p/{token}#{'move' if kind == 'act' else 'vote'}",
+                    ("ok", done.message))
+
+
+async def player_act(request: Request):
+    return await player_post(request, "act")
+
+
+async def player_vote(request: Request):
+    return await player_post(request, "vote")
+
+
+async def player_live(request: Request):
+    w, token = web(request), token_of(request)
+
+    def fingerprint():
+        def look(gid, seat, check):
+            with w.host.reading(gid, check) as (_row, g):
+                return gid, views.player_fingerprint(g, seat)
+        return _with_seat(w, token, look)
+    try:
+        gid, _ = await run_in_threadpool(fingerprint)
+    except AccessDenied:
+        raise HTTPException(404) from None
+    return StreamingResponse(w.live.stream(gid, lambda: fingerprint()[1]),
+                             media_type="text/event-stream", headers={"x-accel-buffering": "no"})
+
+
+# ---- host pages ------------------------------------------------------------------------------
+
+def _game_id(request: Request) -> int:
+    try:
+        gid = int(request.path_params["gid"])
+    except (KeyError, ValueError):
+        raise HTTPException(404) from None
+    return gid
+
+
+async def host_home(request: Request):
+    w = require_host(request)
+    games = await run_in_threadpool(w.host.list_games)
+    return render(request, "host_games.html", {"games": games, "csrf": host_csrf(w),
+                                               "rulesets": w.rulesets})
+
+
+async def host_create(request: Request):
+    w, form = await host_form(request)
+    lang = lang_of(request)
+    players = [x.strip() for x in re.split(r"[,\n]", one(form, "players")) if x.strip()]
+    try:
+        roles = parse_roles(one(form, "roles"), players) if one(form, "roles") else None
+        options = {}
+        for line in one(form, "options").splitlines():
+            if "=" in line:
+                k, _, v = line.partition("=")
+                try:                    # as on the command line: a YAML scalar
+                    val = yaml.safe_load(v.strip())
+                except yaml.YAMLError:
+                    val = v.strip()
+                options[k.strip()] = val if isinstance(val, (str, int, float, bool)) \
+                    else v.strip()
+        mafia = int(one(form, "mafia")) if one(form, "mafia") else None
+        seed = int(one(form, "seed")) if one(form, "seed") else None
+    except ValueError:
+        return redirect(request, "/host", ("err", TEXTS[lang]["bad_form"]))
+    glang = one(form, "lang", "ru")
+    fmt = one(form, "fmt", "plain")
+    try:
+        done = await run_in_threadpool(
+            lambda: w.host.new_game(one(form, "ruleset"), players, roles=roles,
+                                    options=options, mafia=mafia, seed=seed,
+                                    name=one(form, "name")[:200],
+                                    lang=glang if glang in LANGS else "ru",
+                                    fmt=fmt if fmt in ("plain", "bbcode") else "plain"))
+        await run_in_threadpool(w.host.links, done.game_id)
+    except (Refused, RulesetError) as e:
+        msg = refusal(lang, e) if isinstance(e, Refused) else str(e)
+        return redirect(request, "/host", ("err", msg))
+    return redirect(request, f"/host/games/{done.game_id}", ("ok", done.message))
+
+
+def _host_game(w: Web, gid: int, lang: str, base: str) -> dict:
+    links = w.host.links(gid)
+    with w.host.reading(gid) as (row, g):
+        data = views.host_game(row, g, lang)
+    for p in data["players"]:
+        p["link"] = base + "/p/" + links[p["seat"]]
+    return data
+
+
+def _base(request: Request) -> str:
+    return f"{request.url.scheme}://{request.headers.get('host', request.url.netloc)}"
+
+
+async def host_game(request: Request):
+    w = require_host(request)
+    gid = _game_id(request)
+    try:
+        data = await run_in_threadpool(_host_game, w, gid, lang_of(request), _base(request))
+    except NoGame:
+        raise HTTPException(404) from None
+    return render(request, "host_game.html", {"g": data, "csrf": host_csrf(w)})
+
+
+async def host_preview(request: Request):
+    w = require_host(request)
+    gid = _game_id(request)
+    lang = lang_of(request)
+    def work():
+        data = w.host.preview(gid, lang)
+        with w.host.reading(gid) as (row, g):
+            return data, views.host_game(row, g, lang)
+    try:
+        data, head = await run_in_threadpool(work)
+    except NoGame:
+        raise HTTPException(404) from None
+    except Refused as e:
+        return redirect(request, f"/host/games/{gid}", ("err", refusal(lang, e)))
+    return render(request, "host_preview.html", {"p": data, "g": head, "csrf": host_csrf(w)})
+
+
+def _host_posts(w: Web, gid: int, lang: str) -> dict:
+    h = w.host
+    out = {"sections": [], "pms": {}, "cards": {}}
+    with h.reading(gid) as (row, g):
+        head = views.host_game(row, g, lang)
+        over = g.state.over
+        plain = views.phase_posts(g, lang, "plain")
+        bb = views.phase_posts(g, lang, "bbcode")
+        from ..render import posts as P
+        start = (P.start_post(g, row.commitment, lang, "plain"),
+                 P.start_post(g, row.commitment, lang, "bbcode"))
+        day = g.state.phase == "day" and not over
+    t = TEXTS[lang]
+    out["sections"].append(("latest", t["latest_post"], h.post(gid, lang=lang, fmt="plain"),
+                            h.post(gid, lang=lang, fmt="bbcode")))
+    if day:
+        out["sections"].append(("votes", t["vote_count"], h.vote_count(gid, lang, "plain"),
+                                h.vote_count(gid, lang, "bbcode")))
+    if over:
+        out["sections"].append(("final", t["final_post"],
+                                h.post(gid, "final", lang=lang, fmt="plain"),
+                                h.post(gid, "final", lang=lang, fmt="bbcode")))
+    for (label, a), (_, b) in zip(plain, bb, strict=True):
+        out["sections"].append(("phase", f"{t['phase_post']}: {label}", a, b))
+    out["sections"].append(("start", t["start_post"], *start))
+    pm_plain = h.private_messages(gid, lang=lang, fmt="plain")
+    pm_bb = h.private_messages(gid, lang=lang, fmt="bbcode")
+    out["pms"] = [(k, v, pm_bb.get(k, "")) for k, v in pm_plain.items()]
+    cp = h.cards(gid, lang=lang, fmt="plain")
+    cb = h.cards(gid, lang=lang, fmt="bbcode")
+    out["cards"] = [(k, v, cb.get(k, "")) for k, v in cp.items()]
+    out["g"] = head
+    return out
+
+
+async def host_posts(request: Request):
+    w = require_host(request)
+    gid = _game_id(request)
+    try:
+        data = await run_in_threadpool(_host_posts, w, gid, lang_of(request))
+    except NoGame:
+        raise HTTPException(404) from None
+    return render(request, "host_posts.html", {**data, "csrf": host_csrf(w)})
+
+
+async def host_log(request: Request):
+    w = require_host(request)
+    gid = _game_id(request)
+    def work():
+        lines = w.host.log(gid, True)
+        with w.host.reading(gid) as (row, g):
+            return lines, views.host_game(row, g, lang_of(request))
+    try:
+        lines, head = await run_in_threadpool(work)
+    except NoGame:
+        raise HTTPException(404) from None
+    return render(request, "host_log.html", {"lines": lines, "g": head, "csrf": host_csrf(w)})
+
+
+async def host_export(request: Request):
+    w = require_host(request)
+    gid = _game_id(request)
+    try:
+        data = await run_in_threadpool(w.host.export, gid)
+    except NoGame:
+        raise HTTPException(404) from None
+    return Response(json.dumps(data, ensure_ascii=False, indent=1),
+                    media_type="application/json",
+                    headers={"content-disposition": f'attachment; filename="game-{gid}.json"'})
+
+
+async def host_live(request: Request):
+    w = require_host(request)
+    gid = _game_id(request)
+
+    def fingerprint():
+        try:
+            with w.host.store.session() as s:
+                return w.host._row(s, gid).rev
+        except NoGame:
+            raise AccessDenied() from None
+    try:
+        await run_in_threadpool(fingerprint)
+    except AccessDenied:
+        raise HTTPException(404) from None
+    return StreamingResponse(w.live.stream(gid, fingerprint), media_type="text/event-stream",
+                             headers={"x-accel-buffering": "no"})
+
+
+# ---- the host's commands: one POST each, one Host method each --------------------------------
+
+def _cmd_resolve(w, gid, f, lang):
+    return w.host.resolve(gid, lang=lang), "posts"
+
+
+def _cmd_undo(w, gid, f, lang):
+    return w.host.undo(gid, lang), None
+
+
+def _cmd_deadline(w, gid, f, lang):
+    when = None if one(f, "clear") else (one(f, "when").replace("T", " ") or None)
+    return w.host.set_deadline(gid, when), None
+
+
+def _cmd_act(w, gid, f, lang):
+    targets = [t for t in f.get("target", []) if t.strip()]
+    return w.host.act(gid, one(f, "actor"), one(f, "ability"), targets,
+                      one(f, "replace") == "1", lang), None
+
+
+def _cmd_vote(w, gid, f, lang):
+    return w.host.vote(gid, one(f, "voter"), one(f, "target"), late=one(f, "late") == "1",
+                       lang=lang), None
+
+
+def _cmd_replace(w, gid, f, lang):
+    seat, nick = one(f, "seat"), one(f, "nick")[:200]
+    done = w.host.replace_player(gid, seat, nick)
+    w.host.reissue_link(gid, seat)        # the person who left loses the seat's link
+    return done, None
+
+
+def _cmd_remove(w, gid, f, lang):
+    return w.host.remove(gid, one(f, "player"), one(f, "why")[:500]), None
+
+
+def _cmd_absent(w, gid, f, lang):
+    return w.host.mark_absent(gid, one(f, "player")), None
+
+
+def _cmd_excuse(w, gid, f, lang):
+    return w.host.excuse(gid, one(f, "player")), None
+
+
+def _cmd_reissue(w, gid, f, lang):
+    seat = one(f, "seat")
+    w.host.reissue_link(gid, seat)
+    from ..host import Done
+    return Done(gid, TEXTS[lang]["done"] + f": {TEXTS[lang]['reissue']} ({seat})."), None
+
+
+COMMANDS = {"resolve": _cmd_resolve, "undo": _cmd_undo, "deadline": _cmd_deadline,
+            "act": _cmd_act, "vote": _cmd_vote, "replace": _cmd_replace,
+            "remove": _cmd_remove, "absent": _cmd_absent, "excuse": _cmd_excuse,
+            "reissue": _cmd_reissue}
+
+
+def host_command(name: str):
+    fn = COMMANDS[name]
+
+    async def endpoint(request: Request):
+        w, form = await host_form(request)
+        gid = _game_id(request)
+        lang = lang_of(request)
+        try:
+            done, where = await run_in_threadpool(fn, w, gid, form, lang)
+        except NoGame:
+            raise HTTPException(404) from None
+        except Refused as e:
+            return redirect(request, f"/host/games/{gid}", ("err", refusal(lang, e)))
+        w.live.poke()
+        url = f"/host/games/{gid}" + ("/posts" if where == "posts" else "")
+        return redirect(request, url, ("ok", done.message))
+    endpoint.__name__ = f"host_{name}"
+    return endpoint
+
+
+# ---- errors ----------------------------------------------------------------------------------
+
+async def http_error(request: Request, exc: HTTPException):
+    t = TEXTS[lang_of(request)]
+    msg = {404: t["not_found"], 403: t["forbidden"], 400: t["bad_form"]}.get(
+        exc.status_code, t["server_error"])
+    if exc.status_code == 403 and request.method == "POST":
+        msg = t["bad_form"] + " / " + t["forbidden"]
+    return render(request, "error.html", {"message": msg, "code": exc.status_code},
+                  status=exc.status_code, flash=())
+
+
+async def server_error(request: Request, exc: Exception):
+    t = WORDS[lang_of(request)]
+    return HTMLResponse(_env.get_template("error.html").render(
+        t=t, lang=lang_of(request), flash=None, path="/", message=t["server_error"],
+        code=500), status_code=500)
+
+
+# ---- the app ---------------------------------------------------------------------------------
+
+def routes() -> list:
+    r = [
+        Route("/", home),
+        Route("/login", login_page, methods=["GET"]),
+        Route("/login", login, methods=["POST"]),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/p/{token}", player, methods=["GET"]),
+        Route("/p/{token}/act", player_act, methods=["POST"]),
+        Route("/p/{token}/vote", player_vote, methods=["POST"]),
+        Route("/p/{token}/live", player_live, methods=["GET"]),
+        Route("/host", host_home, methods=["GET"]),
+        Route("/host/games", host_create, methods=["POST"]),
+        Route("/host/games/{gid:int}", host_game, methods=["GET"]),
+        Route("/host/games/{gid:int}/preview", host_preview, methods=["GET"]),
+        Route("/host/games/{gid:int}/posts", host_posts, methods=["GET"]),
+        Route("/host/games/{gid:int}/log", host_log, methods=["GET"]),
+        Route("/host/games/{gid:int}/export", host_export, methods=["GET"]),
+        Route("/host/games/{gid:int}/live", host_live, methods=["GET"]),
+    ]
+    for name in COMMANDS:
+        r.append(Route(f"/host/games/{{gid:int}}/{name}", host_command(name), methods=["POST"]))
+    r.append(Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"))
+    return r
+
+
+@asynccontextmanager
+async def _lifespan(app):
+    # as many worker threads as pooled connections: a thread never waits for a connection
+    anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
+    yield
+
+
+def create_app(db: str | None = None, *, host: Host | None = None) -> Starlette:
+    """The app on database ``db`` (a path or URL; default as the command line: the
+    ``MAFIAHOST_DB`` variable, else ``./mafiahost.db``). SQLite is opened in WAL mode."""
+    if host is None:
+        size = int(os.environ.get("MAFIAHOST_GAME_CACHE", "512"))
+        host = Host(store=open_store(db, wal=True, pool=THREADS), cache=GameCache(size))
+    app = Starlette(
+        routes=routes(),
+        middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={HTTPException: http_error, Exception: server_error},
+        lifespan=_lifespan,
+    )
+    app.state.web = Web(host)
+    return app
+
+
+def app_from_env() -> Starlette:
+    """For ``uvicorn --factory mafiahost.web.app:app_from_env`` (several workers)."""
+    return create_app(os.environ.get("MAFIAHOST_DB"))

@@ -121,10 +121,24 @@ class Night:
     # ---- settling attacks ------------------------------------------------------------
     def would_die(self, p: Player) -> bool:
         """Would ``p`` die from the attacks made so far, given the protections so far?"""
+        return p.name in self.dying_so_far()
+
+    def dying_so_far(self) -> set[str]:
+        """Who the attacks made so far would kill, judged as ``settle`` will judge them (in
+        the order made; on a ``first_wins`` step a killer killed by an earlier attack of the
+        same step does not kill), given the protections made so far. Changes nothing."""
+        dead: dict[str, Attack] = {}
         for a in self.attacks:
-            if a.target is p and self._lethal(a, commit=False):
-                return True
-        return False
+            t = a.target
+            if not t.alive or t.name in dead:
+                continue
+            if a.step is not None and a.step.first_wins and a.attacker is not None:
+                first = dead.get(a.attacker.name)
+                if first is not None and first.step is a.step:
+                    continue
+            if self._lethal(a, commit=False):
+                dead[t.name] = a
+        return set(dead)
 
     def _lethal(self, a: Attack, commit: bool) -> bool:
         t = a.target

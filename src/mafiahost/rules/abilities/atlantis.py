@@ -10,12 +10,14 @@
 - ``atlantis_save``: "спаси себя" (once a game per player, even across the Wise's
   awakening: the engine counts ``uses_per_game`` per player and ability).
 - ``atlantis_awaken``: a day-count hook: the Wise wakes when someone votes against him.
+- ``atlantis_enemies_only``: the kill may not target a member of the killer's own faction
+  (himself included): «убивать врагов своей мафии».
 """
 
 from __future__ import annotations
 
 from mafiahost.engine.events import HOST
-from mafiahost.engine.mechanics import hook, mechanic
+from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.check import seen_side
 
 
@@ -45,9 +47,10 @@ def atlantis_drink(n, actor, targets, params):
 
 def _drinking_companions(n):
     players = n.s.players
+    dying = n.dying_so_far()
     for alco, mate in n.extra.get("atlantis_drinks", ()):
         a, m = players[alco], players[mate]
-        if a.alive and m.alive and n.would_die(m):
+        if a.alive and m.alive and m.name in dying:
             n.g.emit("companion_dies", HOST, player=a.name, companion=m.name)
             n.attack(None, a, "sure", "drinking_companion")
 
@@ -101,3 +104,15 @@ def atlantis_awaken(dc, params):
                    was=p.role)
             g.emit("faction_changed", g.to(p), player=p.name,
                    faction=params.get("faction", "single"))
+
+
+@constraint("atlantis_enemies_only")
+def atlantis_enemies_only(g, p, ab, ts, params):
+    """«Убийца – ночью может убивать врагов своей мафии»: not a fellow member, not himself."""
+    for t in ts:
+        if g.state.players[t].faction == p.faction:
+            return (f"«{ab.name_ru}»: убивать можно только врагов своей группировки, "
+                    f"а «{t}» — свой.",
+                    f"'{ab.name_en}': only enemies of your own side may be killed; "
+                    f"'{t}' is one of yours.")
+    return None

@@ -11,7 +11,8 @@ order it was sent), against the night's protections:
 - the boss's cover: a denunciation arriving on a covered night is not believed;
 - the lover's alibi: her guest is safe from every denunciation arriving that night;
 - the investigator's clearing (step 8) of a fellow policeman;
-- the gossip on his bench: the first denunciation on each ward is foiled, later ones with 50%.
+- the gossip on his bench: the first denunciation on each ward is foiled, later ones with 50%;
+  only an innocent ward (a relative, town side) is cleared: a policeman or the maniac is not.
 
 A believed denunciation removes the target; on the lover it also removes her guest of the
 night; brought in person to the alcoholic (not by the commissar) it removes the denouncer
@@ -160,6 +161,11 @@ def _gossip_vouches(n, gossip: str, ward: str) -> bool:
     return g.chance(f"gossip {gossip} vouches for {ward}", 0.5)
 
 
+def _innocent(g, p) -> bool:
+    """A relative (town side): what the gossip's "whole truth" can clear."""
+    return g.rules.factions[p.faction].side == "town"
+
+
 def _judge(n):
     g = n.g
     s = n.s
@@ -208,7 +214,12 @@ def _judge(n):
         vouched = None
         for gossip, ward in gossips:
             if ward == t.name and players[gossip].alive:
-                if _gossip_vouches(n, gossip, ward):
+                if not _innocent(g, t):
+                    # «всю правду … поверит в невиновность»: the truth clears only the
+                    # innocent; a policeman or the maniac is not saved (nor is a vouch used)
+                    g.emit("no_effect", HOST, player=gossip, ability="gossip", why="guilty",
+                           target=t.name)
+                elif _gossip_vouches(n, gossip, ward):
                     vouched = gossip
                 break
         if vouched:

@@ -14,7 +14,8 @@
   the maniac); a mafioso or the maniac picked reads town to the officer's and catcher's
   checks that night.
 - Wounds, "save yourself", the bodyguard who also guards himself, the boss's choice between
-  cover and blackmail, the officer/catcher pair and their one check plus one shot a night.
+  cover and blackmail, the officer/catcher pair and their one check plus one shot a night
+  (the officer chooses; the met catcher takes the action he left).
 """
 
 from __future__ import annotations
@@ -22,9 +23,7 @@ from __future__ import annotations
 from ...engine.events import HOST, PUBLIC
 from ...engine.mechanics import constraint, hook, mechanic, tie_policy
 from ...engine.mechanics.check import seen_side
-
-_SIDE_WORD = {"criminal": "mafia", "single": "single", "town": "town"}
-
+from ...engine.mechanics.kill import shoot as lib_shoot
 
 # ---- refusals --------------------------------------------------------------------------
 
@@ -67,24 +66,46 @@ def cover_or_blackmail(g, p, ab, ts, params):
     return None
 
 
-def pair_other_action(g, p, ab, ts, params):
-    """The met pair (officer and catcher) has one check and one shot a night between them:
-    whichever of the two sends an action, the other may only send the other one."""
-    roles = params.get("roles", ())
-    if p.role not in roles:
+def _senior_sent(g, params) -> set[str]:
+    """The ability ids the senior of the pair (the officer) has sent tonight."""
+    seniors = params.get("senior", ("officer",))
+    abilities = g.rules.abilities
+    return {abilities[a.ability].id for a in g.state.pending
+            if g.state.players[a.actor].role in seniors}
+
+
+@constraint("musketeers_pair_junior")
+def pair_junior(g, p, ab, ts, params):
+    """«получает возможность использовать его второе ночное действие (то есть, если Офицер
+    ночью проверяет кого-то, то Ловчий может выстрелить, и наоборот)»: the met catcher takes
+    the action the officer did not use, so the officer chooses. The catcher may shoot only
+    once the officer has sent a check tonight, and check only once he has sent a shot; the
+    officer is never refused because of the catcher."""
+    if p.role not in params.get("junior", ("catcher",)):
         return None
-    for a in g.state.pending:
-        other = g.state.players[a.actor]
-        if a.actor != p.name and other.role in roles \
-                and g.rules.abilities[a.ability].id == ab.id:
-            return (f"«{ab.name_ru}»: этой ночью это действие пары уже сделал(а) {a.actor}; "
-                    f"доступно только второе действие.",
-                    f"'{ab.name_en}': {a.actor} already took this action of the pair tonight; "
-                    f"only the other action is left.")
-    return None
+    after = params.get("after", "check")
+    if after in _senior_sent(g, params):
+        return None
+    senior = g.rules.roles[params.get("senior", ("officer",))[0]]
+    other_ru = "проверку" if after == "check" else "выстрел"
+    other_en = "a check" if after == "check" else "a shot"
+    return (f"«{ab.name_ru}»: это второе действие роли «{senior.name_ru}» — оно доступно, только "
+            f"когда «{senior.name_ru}» этой ночью уже прислал(а) {other_ru}; выбирает он(а).",
+            f"'{ab.name_en}': this is the other action of the {senior.name_en} — yours only once "
+            f"the {senior.name_en} has sent {other_en} tonight; the {senior.name_en} chooses.")
 
 
-constraint("musketeers_pair_other_action")(pair_other_action)
+def _junior_void(n, actor, params) -> bool:
+    """At resolution: the catcher's check or shot is void when the officer's move is no
+    longer the other action (he replaced it after the catcher sent his)."""
+    if actor.role not in params.get("junior", ()):
+        return False
+    after = params.get("after", "check")
+    if after in _senior_sent(n.g, params):
+        return False
+    n.g.emit("no_effect", HOST, player=actor.name, ability="check" if after == "shoot"
+             else "shoot", why="partner_changed")
+    return True
 
 
 # ---- night mechanics ---------------------------------------------------------------------
@@ -101,25 +122,41 @@ def chose_cover(n, actor, targets, params):
     n.g.set_status(actor, "cover_used", True, until=n.idx + 1)
 
 
-def _seen(n, t, actor) -> str:
+def _seen(n, t, actor, negative) -> str:
+    """«При проверке отрицательный статус имеет Мафия и Маньяк»: only the status."""
     if t.st and n.s.has(t, "seems_town"):
-        return "town"
-    return _SIDE_WORD[seen_side(n, t, actor)]
+        return "positive"
+    return "negative" if seen_side(n, t, actor) in negative else "positive"
 
 
 @mechanic("musketeers_check", cover_aware=True)
 def officer_check(n, actor, targets, params):
-    """The officer's check: mafia and maniac read negative; covered mafia, and a mafioso or
-    maniac picked by tonight's dice, read town. Checking the catcher means they have met."""
+    """The officer's check: mafia and the maniac read negative, everyone else positive;
+    covered mafia, and a mafioso or maniac picked by tonight's dice, read positive.
+    Checking the catcher means they have met. Void for the met catcher if the officer
+    replaced his shot after the catcher sent this check."""
+    if _junior_void(n, actor, params):
+        return
     g = n.g
     t = targets[0]
-    g.emit("check_result", g.to(actor), to=actor.name, target=t.name, result=_seen(n, t, actor))
+    negative = params.get("negative", ("criminal", "single"))
+    g.emit("check_result", g.to(actor), to=actor.name, target=t.name,
+           result=_seen(n, t, actor, negative))
     meet = params.get("meets")
     if meet and actor.role == params.get("seeker_of", "officer") and t.role == meet \
             and not g.state.has(t, params.get("status", "met_officer")):
         g.emit("met", g.to(actor, t), players=[actor.name, t.name])
         g.set_status(actor, params.get("status", "met_officer"), t.name)
         g.set_status(t, params.get("status", "met_officer"), actor.name)
+
+
+@mechanic("musketeers_shoot", cover_aware=True)
+def officer_shoot(n, actor, targets, params):
+    """The officer's (or the met catcher's) shot: the library ``shoot``; void for the catcher
+    if the officer replaced his check after the catcher sent this shot."""
+    if _junior_void(n, actor, params):
+        return
+    lib_shoot(n, actor, targets, params)
 
 
 @mechanic("musketeers_shot_vote", cover_aware=True, visits=False, counts_as_out=False)

@@ -8,17 +8,20 @@
 - the hermit taking the night action of the player voted out the day before
   (``osiris_hermit_gains``, ``osiris_hermit_act`` + the step hook ``osiris_run_copies``);
 - «Суд Осириса», the rebels' boss left alone removing a random player at step 0
-  (step hook ``osiris_trial``).
+  (step hook ``osiris_trial``);
+- the Mummy's «выжить до конца игры»: he wins with whoever ends the game, or alone when he
+  is the last one left (victory condition ``osiris_game_ends``).
 """
 
 from __future__ import annotations
 
 from mafiahost.engine.events import HOST
-from mafiahost.engine.mechanics import constraint, hook, mechanic, scheduled
+from mafiahost.engine.mechanics import condition, constraint, hook, mechanic, scheduled
 from mafiahost.engine.mechanics.protect import heal as _heal
 from mafiahost.engine.mechanics.redirect import redirect as _redirect
 from mafiahost.engine.night import run_ability
 from mafiahost.engine.state import FOREVER
+from mafiahost.engine.victory import holds
 
 MUMMY = "mummy"
 _MUMMY_GUARD = {"against": ["direct", "delayed"]}
@@ -136,7 +139,7 @@ def delayed_kill(n, item):
     by = s.players[item["by"]]
     if not t.alive:
         return
-    if by.role == "maniac" and t.role == "hermit":
+    if by.role == "maniac" and t.role == "hermit" and not n.is_shielded(t):
         rise(n, by, t)
         return
     n.attack(by, t, "delayed", "poison")
@@ -212,7 +215,9 @@ def run_copies(n, params):
 def trial(n, params):
     """Step 0: the rebels' boss, left the only living member of his mafia after a mate left,
     removes a random other player (never the Mummy, whom nothing removes at night);
-    once a game, automatic, unstoppable."""
+    once a game, automatic, unstoppable. It is his night move: a boss who lost tonight's move
+    (tied at the vote, or absent) keeps it for a later night; the tied (untouchable tonight)
+    are not in the draw."""
     g = n.g
     s = n.s
     for p in s.order:
@@ -221,11 +226,37 @@ def trial(n, params):
         mates = [q for q in s.order if q.faction == p.faction and q is not p]
         if not mates or any(q.alive for q in mates):
             continue
+        if n.is_blocked(p) or s.has(p, "no_action"):
+            g.emit("blocked", HOST, player=p.name, by=n.blocked_by.get(p.name),
+                   ability="osiris_trial")
+            continue
         pool = [q.name for q in s.order if q.alive and q is not p and q.role != MUMMY
-                and q.name not in n.dead_now]
+                and q.name not in n.dead_now and not n.is_shielded(q)]
         if not pool:
             continue
         victim = g.roll("osiris_trial", pool)
         g.set_status(p, "trial_used", True, until=FOREVER)
         g.emit("revenge", HOST, player=p.name, target=victim)
         n.kill_now(s.players[victim], "osiris_trial", how="killed")
+
+
+# ---- the Mummy's victory -------------------------------------------------------------------
+
+@condition("osiris_game_ends")
+def game_ends(census, own, me, arg):
+    """The game ends now: another faction's goal holds, or nobody else is left.
+
+    The Mummy's co-win. The engine's ``co_win`` flag is not used: a co-winner is only asked
+    when another faction wins, so a Mummy left alone would never end the game."""
+    g = census.g
+    if all(p is me for p in census.alive):
+        return True
+    for fid, fac in g.rules.factions.items():
+        if fid == own or fac.co_win:
+            continue
+        if fac.solo:
+            if any(p.faction == fid and holds(g, fac.win, fid, p) for p in census.alive):
+                return True
+        elif census.by_faction.get(fid) and holds(g, fac.win, fid, None):
+            return True
+    return False

@@ -10,13 +10,16 @@ Every niichavo ability goes through ``_arrive`` when it reaches its target, whic
 in this order: the Lucky one exposing a mafia/single visitor, the observer's drink, the
 pony's partner being unavailable, the candidate's cover, the alchemist's invulnerability,
 Kolobok rolling away, the night guard, and the coin. Copied moves (Janus, the cat), the
-troll's swap and the sofa's roles are "plans" run at the start of the step they belong to.
+troll's swap and the sofa's roles are "plans" run at the start of the step they belong to;
+they keep the copied ability's rules, checked when performed. Kolobok's magic lock is chosen
+at step 2 and made at step 10 in sending order (``_defer``). The candidate's cover protects
+the ward's task: his moves tonight, until the last of them is made (``_task_open``).
 """
 
 from __future__ import annotations
 
 from ...engine.events import HOST, PUBLIC
-from ...engine.mechanics import constraint, hook, mechanic, scheduled, tie_policy
+from ...engine.mechanics import condition, constraint, hook, mechanic, scheduled, tie_policy
 from ...engine.night import run_ability
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -28,7 +31,7 @@ def _x(n) -> dict:
         x.update(locked={}, released=set(), taken={}, lock_immune=set(), immune=set(),
                  guards={}, ridden={}, rides={}, watch={}, seen={}, kolobok_met=set(),
                  plans={}, swap={}, swap_done=set(), plock_ok=set(), release_needed=set(),
-                 drinks={})
+                 drinks={}, cover={}, task={}, acted={}, ordered={})
     return x
 
 
@@ -64,6 +67,9 @@ def _arrive(n, actor, t, negative=False, kind="other") -> bool:
     if t is actor:
         return True
     person = kind != "genie"
+    # a ward covered by the candidate does his task: nobody may stop him (the observer's
+    # drink, the night guard); the Lucky one's reactions are the exception
+    ward = actor.name in x["cover"]
     # the Lucky one exposes any mafioso or single who comes (the cover does not hide him)
     if person and "lucky" in _tags(g, t) and _side(g, actor) in ("criminal", "single"):
         g.emit("visitor_known", g.to(t), to=t.name, visitor=actor.name,
@@ -74,6 +80,10 @@ def _arrive(n, actor, t, negative=False, kind="other") -> bool:
             if obs == actor.name:
                 continue
             x["seen"].setdefault(obs, []).append(actor.name)
+            if ward:
+                g.emit("no_effect", HOST, player=obs, ability="watch", why="covered",
+                       target=actor.name)
+                continue
             if g.chance(f"drink {actor.name}", 0.5):
                 op = g.state.players[obs]
                 n.block(actor, op)
@@ -84,8 +94,9 @@ def _arrive(n, actor, t, negative=False, kind="other") -> bool:
     if rider is not None and rider != actor.name:
         _no(n, actor, "busy_with_pony", target=t.name)
         return False
-    if t.name in n.covered and actor.faction != t.faction:
-        _no(n, actor, "untouchable", target=t.name)
+    if negative and actor.faction != t.faction and "lucky" not in _tags(g, actor) \
+            and _task_open(n, t):
+        _no(n, actor, "covered", target=t.name, by=x["cover"][t.name])
         return False
     if negative and t.name in x["immune"]:
         _no(n, actor, "invulnerable", target=t.name)
@@ -99,7 +110,10 @@ def _arrive(n, actor, t, negative=False, kind="other") -> bool:
         guard = x["guards"].get(t.name)
         if guard is not None and guard != actor.name and guard not in n.dead_now:
             gp = g.state.players[guard]
-            if gp.alive:
+            if gp.alive and ward:
+                g.emit("no_effect", HOST, player=guard, ability="guard", why="covered",
+                       target=actor.name)
+            elif gp.alive:
                 if kind == "lock_direct":
                     g.emit("stunned", HOST, player=actor.name, by=guard, ward=t.name)
                     _lock(n, actor, gp, "guard")
@@ -111,6 +125,77 @@ def _arrive(n, actor, t, negative=False, kind="other") -> bool:
             g.emit("saved", HOST, player=t.name, by="coin", cause=kind)
             return False
     return True
+
+
+# ---- the candidate's cover: the ward's task ------------------------------------------------
+
+
+def _effective_step(g, p, a):
+    """The step at which ``p``'s recorded move ``a`` really acts (copies, the cat, the sofa
+    act at the copied ability's step; Kolobok's lock at the lockers' step)."""
+    ab = g.rules.abilities[a.ability]
+    s = g.state
+    if ab.id in ("copy", "copy2") and a.targets:
+        src = s.players[a.targets[0]]
+        spec = None if "uncopyable" in _tags(g, src) else _main_spec(g, src.role)
+        return spec.step if spec is not None else None
+    if ab.id in ("imagine", "imagine2"):
+        if s.number <= 2:
+            return "11"
+        role = s.status_value(p, "cat_as")
+        spec = _main_spec(g, role) if role else None
+        return spec.step if spec is not None else None
+    if ab.id == "sofa":
+        spec = g.rules.abilities.get(f"{s.status_value(p, 'sofa')}.act")
+        return spec.step if spec is not None else None
+    if ab.id == "magic":
+        return "10"
+    return ab.step
+
+
+def _task_open(n, t) -> bool:
+    """Is ``t`` a covered ward whose task (his moves tonight) is not done yet?"""
+    x = _x(n)
+    if t.name not in x["cover"]:
+        return False
+    end = x["task"].get(t.name)
+    if end is None:
+        return False
+    cur = n.g.rules.step_index[x.get("step", "6")]
+    if cur != end:
+        return cur < end
+    return x["acted"].get(t.name) != end
+
+
+def _ordered_flush(n, upto=None) -> None:
+    """Run the deferred acts of this and earlier steps sent before ``upto`` (a seq)."""
+    x = _x(n)
+    if not x["ordered"]:
+        return
+    rules = n.g.rules
+    cur = rules.step_index[x.get("step", "1")]
+    for step in sorted(x["ordered"], key=lambda k: rules.step_index[k]):
+        k = rules.step_index[step]
+        if k > cur:
+            break
+        items = x["ordered"][step]
+        if k == cur and upto is not None:
+            now = [it for it in items if it[0] < upto]
+        else:
+            now = list(items)
+        for it in now:
+            items.remove(it)
+            it[1]()
+        if not items:
+            del x["ordered"][step]
+
+
+def _defer(n, step, actor, fn) -> None:
+    """Act at ``step`` in sending order (the seq of ``actor``'s move tonight)."""
+    seq = n.current.seq if n.current is not None and n.current.actor == actor.name else None
+    if seq is None:
+        seq = min((a.seq for a in n.g.state.pending if a.actor == actor.name), default=0)
+    _x(n)["ordered"].setdefault(step, []).append((seq, fn))
 
 
 # ---- locks -----------------------------------------------------------------------------
@@ -157,10 +242,11 @@ def _cursed(n, actor, t) -> bool:
     return True
 
 
-def _try_lock(n, actor, t, cause, delayed=False) -> bool:
-    """A lock move on ``t``; True when a lock was made or scheduled."""
+def _try_lock(n, actor, t, cause, delayed=False, direct=True) -> bool:
+    """A lock move on ``t``; True when a lock was made or scheduled. An indirect lock
+    (Kolobok's magic) is only scared off by the night guard."""
     first = n.s.number == 1
-    kind = "lock_delayed" if delayed or first else "lock_direct"
+    kind = "lock_delayed" if delayed or first else "lock_direct" if direct else "lock_magic"
     if not _arrive(n, actor, t, negative=True, kind=kind):
         return False
     if _cursed(n, actor, t):
@@ -186,8 +272,8 @@ def delayed_lock(n, item):
     why = None
     if x["ridden"].get(t.name):
         why = "busy_with_pony"
-    elif t.name in n.covered:
-        why = "untouchable"
+    elif _task_open(n, t) and by.faction != t.faction:
+        why = "covered"
     elif t.name in x["immune"]:
         why = "invulnerable"
     elif x["guards"].get(t.name) and x["guards"][t.name] not in n.dead_now:
@@ -198,7 +284,12 @@ def delayed_lock(n, item):
     if why:
         g.emit("no_effect", HOST, player=by.name, why=why, target=t.name, ability="delayed")
         return
-    _lock(n, t, by, item.get("cause", "delayed"))
+    ok = _lock(n, t, by, item.get("cause", "delayed"))
+    # «Если кто-то попытается запереть его ночью, то он запрется вместе с ним»: a delayed
+    # lock (every first-night lock) takes its locker along when it fires
+    if ok and "lucky" in _tags(g, t) and by is not t and by.alive:
+        g.emit("locked_together", HOST, player=by.name, lucky=t.name)
+        _lock(n, by, t, "lucky")
 
 
 # ---- plans: moves run at another step (copies, swaps, the sofa) -------------------------
@@ -230,6 +321,15 @@ def _run_plan(n, actor, spec, targets) -> None:
     if any(not t.alive for t in targets):
         g.emit("no_effect", HOST, player=actor.name, ability=spec.id, why="dead")
         return
+    # a move made with another role's ability (Janus, the cat, a swap) keeps that ability's
+    # own rules on targets; the rest (the troll's list, the cover's own team) are checked
+    # by the mechanics themselves, at performance, where a failure tells nobody anything
+    if spec.self_target == "forbidden" and any(t is actor for t in targets):
+        g.emit("no_effect", HOST, player=actor.name, ability=spec.id, why="self_target")
+        return
+    if spec.distinct_targets and len({t.name for t in targets}) != len(targets):
+        g.emit("no_effect", HOST, player=actor.name, ability=spec.id, why="same_targets")
+        return
     saved = n.current
     n.current = None
     run_ability(n, actor, spec, targets)
@@ -240,9 +340,33 @@ def _run_plan(n, actor, spec, targets) -> None:
 def plans(n, params):
     x = _x(n)
     step = str(params.get("step"))
+    prev = x.get("step")
+    if prev is not None:
+        _ordered_flush(n)          # deferred acts of the step that just ended
     x["step"] = step
-    for actor, spec, targets in x["plans"].pop(step, ()):
-        _run_plan(n, actor, spec, targets)
+    if step == "12":
+        _self_release_exempt(n)
+    elif step == "13":
+        # a locksmith who could not let himself out is locked again for the rest of the night
+        n.dead_now.update(name for name in x["locked"] if name not in x["released"])
+    for item in x["plans"].pop(step, ()):
+        if callable(item):
+            item()
+        else:
+            _run_plan(n, *item)
+
+
+def _self_release_exempt(n) -> None:
+    """«...освободить от запирания в эту ночь выбранного игрока или себя»: a locksmith
+    locked tonight (not in the director's office) may still let himself out."""
+    g = n.g
+    x = _x(n)
+    for a in g.state.pending:
+        if g.rules.abilities[a.ability].id != "release" or list(a.targets) != [a.actor]:
+            continue
+        lock = x["locked"].get(a.actor)
+        if lock is not None and lock[1] != "guard" and a.actor not in x["taken"]:
+            n.dead_now.discard(a.actor)
 
 
 def _swapped(n, actor) -> bool:
@@ -257,6 +381,10 @@ def _swapped(n, actor) -> bool:
     if n.g.rules.abilities[cur.ability].slot != "main":
         return False
     x["swap_done"].add(actor.name)
+    if actor.name in x["cover"]:
+        # the candidate's ward does his own task: the swap does not reach his move
+        _no(n, actor, "covered_swap")
+        return False
     spec, targets = sw[actor.name]
     n.g.emit("swapped_move", HOST, player=actor.name, ability=spec.id if spec else None)
     if spec is not None:
@@ -268,6 +396,14 @@ def nmech(name, visits=True):
     """Register a niichavo mechanic: the troll's swap is checked before the body runs."""
     def deco(body):
         def fn(n, actor, targets, params):
+            x = _x(n)
+            if n.current is not None and n.current.actor == actor.name:
+                # the slipper rule for deferred acts (Kolobok's lock) sent before this move
+                _ordered_flush(n, n.current.seq)
+                if actor.name in n.dead_now:
+                    _no(n, actor, "dead")
+                    return
+            x["acted"][actor.name] = n.g.rules.step_index[x.get("step", "1")]
             if _swapped(n, actor):
                 return
             body(n, actor, targets, params)
@@ -280,6 +416,7 @@ def nmech(name, visits=True):
 # ---- town ------------------------------------------------------------------------------
 
 _SIDE_WORD = {"criminal": "mafia", "single": "single", "town": "town"}
+_MAFIA = "mafia"
 
 
 @nmech("niichavo_ask")
@@ -448,11 +585,29 @@ def release(n, actor, targets, params):
 
 @nmech("niichavo_cover")
 def cover(n, actor, targets, params):
-    """The candidate watches his subordinate: every outside move on him fails tonight
-    (except the Lucky one's)."""
+    """The candidate sees to it that his subordinate does his task tonight: until the
+    ward's moves are made, harmful moves of outsiders on him fail, and nobody stops his
+    moves (the observer's drink, the night guard, the troll's swap, the messenger's
+    sending). The Lucky one's reactions are not stopped. A ward must be of the
+    performer's own, non-solo team (a copy by the cat covers a town player)."""
+    g = n.g
     t = targets[0]
-    n.covered[t.name] = actor.name
+    fac = g.rules.factions[actor.faction]
+    if t.faction != actor.faction or fac.solo:
+        _no(n, actor, "not_own_team", target=t.name)
+        return
+    if not _arrive(n, actor, t):
+        return
+    x = _x(n)
+    x["cover"][t.name] = actor.name
+    ends = [g.rules.step_index[st] for a in g.state.pending if a.actor == t.name
+            for st in [_effective_step(g, t, a)] if st is not None]
+    if ends:
+        x["task"][t.name] = max(ends)
     n.mark(t, "covered", actor.name)
+    if t.name in n.redirects:
+        joker = n.redirects.pop(t.name)[1]
+        g.emit("no_effect", HOST, player=joker, ability="send", why="covered", target=t.name)
 
 
 @nmech("niichavo_swap")
@@ -462,6 +617,12 @@ def swap(n, actor, targets, params):
     g = n.g
     a, b = targets
     x = _x(n)
+    for q in (a, b):
+        # «Не может забаламутить своих сомафников, Посланца и Януса» (for whoever swaps)
+        mates = _side(g, actor) == "criminal" and q.faction == actor.faction
+        if mates or q.role in ("messenger", "janus"):
+            _no(n, actor, "unswappable", target=q.name)
+            return
     if not (_arrive(n, actor, a, negative=True) and _arrive(n, actor, b, negative=True)):
         return
     rules = g.rules
@@ -500,7 +661,7 @@ def hire(n, actor, targets, params):
         g.emit("recruit_failed", g.to(actor), player=t.name, to=actor.name)
         return
     ok_role = t.role in ("janus", "messenger", "pony", "kolobok")
-    if not ok_role or t.faction == actor.faction or g.state.has(t, "in_group"):
+    if not ok_role or t.faction == _MAFIA or g.state.has(t, "in_group"):
         g.emit("recruit_failed", g.to(actor), player=t.name, to=actor.name)
         return
     tries = g.state.status_value(t, "hr_tries", 0) + 1
@@ -509,13 +670,16 @@ def hire(n, actor, targets, params):
     if p < 1.0 and not g.chance(f"hire {t.name} (try {tries})", p):
         g.emit("recruit_failed", g.to(actor), player=t.name, to=actor.name)
         return
-    team = g.faction_members(actor.faction) + [t]
-    g.emit("recruited", g.to(*team), player=t.name, faction=actor.faction, to=t.name)
+    # «принимает цель мафии»: the hired join the mafia, whoever hires (the cat imagining
+    # the HR head learns that the hiring worked, not the mafia's members)
+    team = g.faction_members(_MAFIA) + [t]
+    told = team if actor in team else team + [actor]
+    g.emit("recruited", g.to(*told), player=t.name, faction=_MAFIA, to=t.name)
     g.set_status(t, "recruited", actor.name)
     if t.role == "kolobok":
         g.emit("role_changed", g.to(t), player=t.name, role="kolobok_hired", was="kolobok")
     g.emit("counter", HOST, key="hired", value=g.state.counters.get("hired", 0) + 1)
-    g.emit("team", g.to(*team), faction=actor.faction, members=[p.name for p in team])
+    g.emit("team", g.to(*team), faction=_MAFIA, members=[p.name for p in team])
 
 
 @nmech("niichavo_genie", visits=False)
@@ -524,6 +688,9 @@ def genie(n, actor, targets, params):
     vote, 25% nothing. The Lucky one is immune."""
     g = n.g
     x = _x(n)
+    # the genie leaves the bottle only now: a releaser locked earlier tonight never frees
+    # it, and the bottle can still be found
+    g.emit("counter", HOST, key="genie_used", value=actor.name)
     pool = [p.name for p in g.state.order if p.alive and p is not actor
             and p.name not in x["locked"] and p.name not in x["taken"]]
     picked = []
@@ -567,11 +734,12 @@ def copy(n, actor, targets, params):
     if "uncopyable" in _tags(g, src):
         g.emit("check_result", g.to(actor), to=actor.name, target=src.name, result="uncopyable")
         return
+    # the seed's only answer is 'uncopyable'; otherwise Janus simply acts (he is not told
+    # the copied role, nor that a civilian had nothing to copy)
     spec = _main_spec(g, src.role)
     if spec is None:
-        g.emit("check_result", g.to(actor), to=actor.name, target=src.name, result="nothing")
+        _no(n, actor, "nothing_to_copy", copied=src.role)
         return
-    g.emit("check_result", g.to(actor), to=actor.name, target=src.name, result=src.role)
     if spec.targets != len(rest):
         _no(n, actor, "targets", copied=src.role)
         return
@@ -582,12 +750,38 @@ def copy(n, actor, targets, params):
 def imagine(n, actor, targets, params):
     """The cat acts with the ability the dice gave him, at that ability's step."""
     g = n.g
+    if n.s.number <= 2:
+        # nights 1-2: the targets are named blind; after the lockers (step 11) the dice
+        # pick a player blocked this very night and the cat acts with his ability
+        ts = list(targets)
+        _x(n)["plans"].setdefault("11", []).append(lambda: _cat_blind(n, actor, ts))
+        return
     role = g.state.status_value(actor, "cat_as")
     spec = _main_spec(g, role) if role else None
     if spec is None:
         _no(n, actor, "nothing_imagined")
         return
     _plan(n, spec.step, actor, spec, list(targets))
+
+
+def _cat_blind(n, cat, targets) -> None:
+    g = n.g
+    s = g.state
+    k = len(targets)
+    pool = [p.name for p in s.order if p.name in n.blocked_by and p is not cat
+            and p.role != "cat" and _main_spec(g, p.role) is not None
+            and _main_spec(g, p.role).targets == k]
+    if pool:
+        role = s.players[g.roll("cat imagines", pool)].role
+        g.set_status(cat, "cat_as", role)
+        g.emit("imagined", g.to(cat), to=cat.name, role=role)
+    else:
+        role = s.status_value(cat, "cat_as")      # nobody blocked: he keeps last night's
+    spec = _main_spec(g, role) if role else None
+    if spec is None or spec.targets != k:
+        g.emit("no_effect", HOST, player=cat.name, ability="imagine", why="nothing_imagined")
+        return
+    _run_plan(n, cat, spec, targets)
 
 
 @nmech("niichavo_magic")
@@ -600,24 +794,35 @@ def magic(n, actor, targets, params):
         _no(n, actor, "lucky_immune", target=t.name)
         return
     fate = g.roll(f"magic on {t.name}", ["locked", "forgets", "voteless"])
-    kind = "other"
     if fate == "locked":
-        kind = "lock_delayed" if n.s.number == 1 else "lock_direct"
-    if not _arrive(n, actor, t, negative=True, kind=kind):
+        # the dice choose at step 2; the lock itself is made with the lockers at step 10,
+        # in sending order (the guard, the cover, the pony can stop it there)
+        _defer(n, "10", actor, lambda: _magic_lock(n, actor, t))
         return
-    if fate == "locked":
-        if _cursed(n, actor, t):
-            return
-        if n.s.number == 1:
-            _schedule_lock(n, t, actor, "magic")
-        else:
-            _lock(n, t, actor, "magic")
-    elif fate == "forgets":
+    if not _arrive(n, actor, t, negative=True):
+        return
+    if fate == "forgets":
         n.block(t, actor)
         g.emit("shut_in", HOST, player=t.name, by=actor.name, why="forgets")
     else:
         g.set_status(t, "voteless", "magic", until=n.idx + 1)
         g.emit("vote_lost", PUBLIC, player=t.name, why="magic")
+
+
+def _magic_lock(n, actor, t) -> None:
+    g = n.g
+    if not actor.alive or actor.name in n.dead_now:
+        g.emit("no_effect", HOST, player=actor.name, ability="magic", why="dead")
+        return
+    if n.is_blocked(actor):
+        g.emit("blocked", HOST, player=actor.name, by=n.blocked_by.get(actor.name),
+               ability="magic")
+        return
+    if not t.alive or t.name in n.dead_now:
+        g.emit("no_effect", HOST, player=actor.name, ability="magic", why="dead")
+        return
+    _x(n)["acted"][actor.name] = g.rules.step_index["10"]
+    _try_lock(n, actor, t, "magic", direct=False)
 
 
 # ---- bonuses ---------------------------------------------------------------------------
@@ -672,22 +877,26 @@ def awake(g, p, ab, ts, params):
 
 @constraint("niichavo_troll_targets")
 def troll_targets(g, p, ab, ts, params):
+    """Fellow mafiosi (whom the troll knows) are refused at once; the messenger and Janus
+    are not refused here (that would tell him their roles): the swap fails at night."""
     for t in ts:
         q = g.state.players[t]
-        if q.faction == p.faction:
+        if q.faction == p.faction and _side(g, p) == "criminal":
             return ("Тролль не может забаламутить своих сомафников.",
                     "The troll cannot swap his fellow mafiosi.")
-        if q.role in ("messenger", "janus"):
-            return ("Тролль не может забаламутить Посланца и Януса.",
-                    "The troll cannot swap the messenger or Janus.")
     return None
 
 
 @constraint("niichavo_cat_targets")
 def cat_targets(g, p, ab, ts, params):
+    if g.state.number <= 2:
+        return None          # nights 1-2: targets named blind (the dice pick at step 11)
     role = g.state.status_value(p, "cat_as")
     spec = _main_spec(g, role) if role else None
-    if spec is not None and spec.targets != len(ts):
+    if spec is None:
+        return ("Кот пока никем себя не вообразил.",
+                "The cat has not imagined himself anyone yet.")
+    if spec.targets != len(ts):
         return (f"Сейчас Кот воображает себя ролью «{g.rules.roles[role].name_ru}»: "
                 f"целей нужно {spec.targets}.",
                 f"The cat now imagines himself '{g.rules.roles[role].name_en}': "
@@ -765,15 +974,15 @@ def cat_dreams(g, params):
     removed last night, else a blocked one; else he keeps the last one."""
     s = g.state
     cats = [p for p in s.order if p.alive and p.role == "cat"]
-    if not cats:
-        return
     night = s.number + 1
+    if not cats or night <= 2:
+        return               # nights 1-2: dealt at night from that night's blocked players
     removed = [p for p in s.order if not p.alive and p.died == s.idx - 1
                and _main_spec(g, p.role) is not None and p.role != "cat"
                and _main_spec(g, p.role).targets > 0]
     blocked = [p for p in s.order if s.has(p, "was_blocked") and p.role != "cat"
                and _main_spec(g, p.role) is not None and _main_spec(g, p.role).targets > 0]
-    pool = blocked if night <= 2 or not removed else removed
+    pool = removed or blocked
     for cat in cats:
         if not pool:
             continue
@@ -859,6 +1068,13 @@ def tie(g, dc, leaders):
     return early[0] if len(early) == 1 else g.roll("tie", early)
 
 
+@condition("niichavo_one_harmless_left")
+def one_harmless_left(census, own, me, arg):
+    """Singles and the maniac: at most one other player left, and he cannot remove anyone."""
+    rest = [p for p in census.alive if p is not me and (me is not None or p.faction != own)]
+    return len(rest) <= 1 and all("remover" not in census.roles[p.role].tags for p in rest)
+
+
 # ---- eliminations ----------------------------------------------------------------------
 
 
@@ -873,6 +1089,7 @@ def on_out(g, p):
             g.emit("heir", g.to(*group), to=heir.name, player=heir.name, was=p.name)
     if p.role == "candidate" and not s.counters.get("bottle_found") \
             and not s.counters.get("genie_used"):
+        # «кто-то другой из его мафии»: the hired (pony, messenger, Janus, Kolobok) too
         heirs = [q.name for q in s.order if q.alive and q.faction == p.faction
                  and f"{q.role}.genie" in g.rules.abilities]
         if heirs:
@@ -881,21 +1098,13 @@ def on_out(g, p):
             g.set_status(finder, "bottle", True)
             g.emit("bottle_found", g.to(finder), to=finder.name)
     if p.role == "pervert" and s.phase == "day":
-        voters = [v for v in (s.status_value(p, "lynch_voters") or ()) if v != p.name]
+        # «Совершенно невыносим днем»: the director (and a sofa mayor) stay
+        voters = [v for v in (s.status_value(p, "lynch_voters") or ()) if v != p.name
+                  and not _unremovable(g, s.players[v])]
         if voters and g.chance(f"pervert {p.name} takes his voters", 0.5):
             g.emit("takes_voters", PUBLIC, player=p.name, voters=voters)
             for v in voters:
                 g.eliminate(s.players[v], "locked")
-
-
-@hook("night_start", "niichavo_genie_used")
-def genie_used(n, params):
-    """Remember that the genie has left its bottle (it can be released once a game)."""
-    g = n.g
-    for a in g.state.pending:
-        if g.rules.abilities[a.ability].id == "genie":
-            if not g.state.counters.get("genie_used"):
-                g.emit("counter", HOST, key="genie_used", value=a.actor)
 
 
 @constraint("niichavo_bottle_unused")

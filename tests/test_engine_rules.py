@@ -259,3 +259,19 @@ def test_classic_setup_puts_the_single_in_from_ten_players():
         r = load("classic", {"single": opt})
         for n in range(6, 21):
             assert (opt in role_list(r, n)) == (n >= 10), (opt, n)
+
+
+def test_items_and_coins_change_only_through_events_and_replay():
+    from mafiahost.engine.mechanics import items
+    g = game()
+    anna = g.state.players["Анна"]
+    items.give_item(g, anna, "vest", why="shop")
+    items.add_coins(g, anna, 5, why="income")
+    assert items.pay(g, anna, 3, why="bribe", to=g.state.players["Борис"])
+    assert not items.pay(g, anna, 3, why="too much")
+    assert not items.take_item(g, anna, "cake")
+    assert items.take_item(g, anna, "vest")
+    assert items.coins_of(g, anna) == 2 and items.items_of(g, anna) == {}
+    again = Game.replay(g.rules, g.events)
+    assert items.coins_of(again, again.state.players["Борис"]) == 3
+    assert items.coins_of(again, again.state.players["Анна"]) == 2

@@ -7,7 +7,7 @@ night (``ctx`` is ``engine.night.Night``) or, for day mechanics, during the day'
 
 Families: kill (direct, delayed, suicide shots, phantom), protect (heal, guard, cover,
 shield), block (block, alibi, partner), redirect, check (role, side, compare, seek, frame),
-watch, recruit, jail, day (silence, puppet, switch, acquit).
+watch, recruit, jail, day (silence, puppet, switch, acquit), items (inventories and coins).
 
 Other registries, each by name, so a ruleset file says which it uses:
 - ``@constraint(name)`` — target rules that are more than data: ``fn(g, p, ab, ts, params)``
@@ -109,4 +109,15 @@ def tie_policy(name: str):
 def load_all() -> None:
     """Import every mechanic module so that they register themselves."""
     from .. import day as _day_count  # noqa: F401  (the built-in tie policies)
-    from . import block, check, day, jail, kill, protect, recruit, redirect, watch  # noqa: F401
+    from . import (  # noqa: F401
+        block,
+        check,
+        day,
+        items,
+        jail,
+        kill,
+        protect,
+        recruit,
+        redirect,
+        watch,
+    )

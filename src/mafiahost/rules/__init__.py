@@ -133,8 +133,10 @@ class _Ctx:
 
 
 def _import_abilities(rid) -> None:
-    """Import ``mafiahost.rules.abilities.<id>`` (mechanics next to the ruleset), if any."""
-    name = f"{__name__}.abilities.{rid}"
+    """Import ``mafiahost.rules.abilities.<id>`` (mechanics next to the ruleset), if any;
+    a dash in the id is an underscore in the module name (``mafia-yakuza`` →
+    ``mafia_yakuza``)."""
+    name = f"{__name__}.abilities.{rid.replace('-', '_')}"
     if importlib.util.find_spec(name) is not None:
         importlib.import_module(name)
 
@@ -154,7 +156,7 @@ def _hook_list(c, entry, kind, items):
 def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
     c = _Ctx(where)
     c.keys("ruleset", raw, _TOP)
-    if isinstance(raw.get("id"), str) and raw["id"].isidentifier():
+    if isinstance(raw.get("id"), str) and raw["id"].replace("-", "_").isidentifier():
         _import_abilities(raw["id"])
     raw, chosen = _apply_options(c, raw, options)
     for req in ("id", "steps", "factions", "roles"):

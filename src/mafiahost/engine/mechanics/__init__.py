@@ -112,6 +112,7 @@ def load_all() -> None:
     from . import (  # noqa: F401
         block,
         check,
+        copy,
         day,
         items,
         jail,

@@ -107,20 +107,45 @@ def one_per_pair(g, p, ab, ts, params):
     return None
 
 
-@constraint("after_partner_check")
-def after_partner_check(g, p, ab, ts, params):
-    """The junior of a pair (the sergeant) takes the senior's other action: he may shoot
-    only once the senior (the commissar) has sent a check tonight."""
+def senior_sent(g, params) -> set[str]:
+    """The ability ids the senior of a pair (``senior`` roles) has sent tonight."""
     seniors = params.get("senior", ("commissar",))
-    check = params.get("check", "check")
     abilities = g.rules.abilities
-    for a in g.state.pending:
-        if g.state.players[a.actor].role in seniors and abilities[a.ability].id == check:
-            return None
-    return (f"«{ab.name_ru}»: стрелять можно, только когда Комиссар этой ночью проверяет "
-            f"(его второе действие); сначала нужен его ход.",
-            f"'{ab.name_en}': the shot is yours only when the commissar checks tonight "
-            f"(his other action); his move must come first.")
+    return {abilities[a.ability].id for a in g.state.pending
+            if g.state.players[a.actor].role in seniors}
+
+
+@constraint("partner_other_action")
+def partner_other_action(g, p, ab, ts, params):
+    """The junior of a pair (the sergeant, the catcher) takes the senior's OTHER action
+    («если Комиссар проверяет, то Сержант может стрелять, и наоборот»): he may use this
+    ability only once the senior has sent ``after`` tonight, so the senior chooses and is
+    never refused because of the junior. params: ``senior``, ``junior`` roles, ``after``."""
+    if p.role not in params.get("junior", (p.role,)):
+        return None
+    after = params.get("after", "check")
+    if after in senior_sent(g, params):
+        return None
+    senior = g.rules.roles[params.get("senior", ("commissar",))[0]]
+    other_ru = "проверку" if after == "check" else "выстрел"
+    other_en = "a check" if after == "check" else "a shot"
+    return (f"«{ab.name_ru}»: это второе действие роли «{senior.name_ru}» — оно доступно, только "
+            f"когда «{senior.name_ru}» этой ночью уже прислал(а) {other_ru}; выбирает он(а).",
+            f"'{ab.name_en}': this is the other action of the {senior.name_en} — yours only once "
+            f"the {senior.name_en} has sent {other_en} tonight; the {senior.name_en} chooses.")
+
+
+def junior_void(n, actor, params) -> bool:
+    """At resolution: the junior's move is void when the senior's move is no longer the
+    other action (he replaced it after the junior sent his)."""
+    if actor.role not in params.get("junior", ()):
+        return False
+    after = params.get("after", "check")
+    if after in senior_sent(n.g, params):
+        return False
+    n.g.emit("no_effect", HOST, player=actor.name, ability="check" if after == "shoot"
+             else "shoot", why="partner_changed")
+    return True
 
 
 @mechanic("no_op", visits=False, counts_as_out=False)

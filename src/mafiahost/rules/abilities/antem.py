@@ -15,6 +15,7 @@ from __future__ import annotations
 from ...engine.events import HOST
 from ...engine.mechanics import constraint, hook, mechanic
 from ...engine.mechanics.check import check as lib_check
+from ...engine.mechanics.check import junior_void
 from ...engine.mechanics.kill import shoot as lib_shoot
 from ...engine.mechanics.protect import cover as lib_cover
 from ...engine.mechanics.recruit import recruit as lib_recruit
@@ -25,48 +26,6 @@ UNCOPYABLE = ("recruiter",)
 
 
 # ---- refusals --------------------------------------------------------------------------
-
-def _senior_sent(g, params) -> set[str]:
-    """The ability ids the senior of the pair (the commissar) has sent tonight."""
-    seniors = params.get("senior", ("commissar",))
-    abilities = g.rules.abilities
-    return {abilities[a.ability].id for a in g.state.pending
-            if g.state.players[a.actor].role in seniors}
-
-
-@constraint("antem_pair_junior")
-def pair_junior(g, p, ab, ts, params):
-    """«получает возможность использовать его второе НД (то есть если Ком этой ночью
-    проверяет, то Серж может выстрелить, и наоборот)»: the met sergeant takes the action the
-    commissar did not use, so the commissar chooses. The sergeant may shoot only once the
-    commissar has sent a check tonight, and check only once he has sent a shot; the
-    commissar is never refused because of the sergeant."""
-    if p.role not in params.get("junior", ("sergeant",)):
-        return None
-    after = params.get("after", "check")
-    if after in _senior_sent(g, params):
-        return None
-    senior = g.rules.roles[params.get("senior", ("commissar",))[0]]
-    other_ru = "проверку" if after == "check" else "выстрел"
-    other_en = "a check" if after == "check" else "a shot"
-    return (f"«{ab.name_ru}»: это второе действие роли «{senior.name_ru}» — оно доступно, только "
-            f"когда «{senior.name_ru}» этой ночью уже прислал(а) {other_ru}; выбирает он(а).",
-            f"'{ab.name_en}': this is the other action of the {senior.name_en} — yours only once "
-            f"the {senior.name_en} has sent {other_en} tonight; the {senior.name_en} chooses.")
-
-
-def _junior_void(n, actor, params) -> bool:
-    """At resolution: the sergeant's check or shot is void when the commissar's move is no
-    longer the other action (he replaced it after the sergeant sent his)."""
-    if actor.role not in params.get("junior", ()):
-        return False
-    after = params.get("after", "check")
-    if after in _senior_sent(n.g, params):
-        return False
-    n.g.emit("no_effect", HOST, player=actor.name, ability="check" if after == "shoot"
-             else "shoot", why="partner_changed")
-    return True
-
 
 @constraint("antem_not_own_faction")
 def not_own_faction(g, p, ab, ts, params):
@@ -113,7 +72,7 @@ def hermit_has(g, p, ab, ts, params):
 def shoot(n, actor, targets, params):
     """The commissar's shot; the hermit counts as an active single only once he holds an
     action — before that the shot does nothing to either."""
-    if _junior_void(n, actor, params):
+    if junior_void(n, actor, params):
         return
     t = targets[0]
     if t.role == HERMIT and n.s.status_value(t, "hermit_role") is None:
@@ -128,7 +87,7 @@ def shoot(n, actor, targets, params):
 def check_one(n, actor, targets, params):
     """The commissar's (or the met sergeant's) status check: the library ``check`` with
     ``reveal: status``; void for the sergeant if the commissar replaced his shot."""
-    if _junior_void(n, actor, params):
+    if junior_void(n, actor, params):
         return
     lib_check(n, actor, targets, params)
 

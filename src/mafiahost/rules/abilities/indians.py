@@ -15,8 +15,8 @@ from __future__ import annotations
 from mafiahost.engine.day import vote_loss
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic
+from mafiahost.engine.mechanics.copy import defer
 from mafiahost.engine.mechanics.redirect import redirect as _redirect
-from mafiahost.engine.night import run_ability
 from mafiahost.engine.state import FOREVER
 
 # ---- night ---------------------------------------------------------------------------
@@ -80,26 +80,7 @@ def copy(n, actor, targets, params):
                result=spec or "nothing")
         return
     g.emit("copy_result", g.to(actor), to=actor.name, target=x.name, result=spec.id)
-    n.extra.setdefault("copies", []).append((actor.name, spec.key, [y.name]))
-
-
-@hook("step", "indians_run_copies")
-def run_copies(n, params):
-    """At the start of a step: the copied actions that belong to this step."""
-    g = n.g
-    s = n.s
-    step = str(params["step"])
-    for name, key, tnames in n.extra.get("copies", ()):
-        spec = g.rules.abilities[key]
-        if spec.step != step:
-            continue
-        actor = s.players[name]
-        if name in n.dead_now or not actor.alive:
-            g.emit("no_effect", HOST, player=name, ability=spec.id, why="dead")
-        elif n.is_blocked(actor):
-            g.emit("blocked", HOST, player=name, by=n.blocked_by.get(name), ability=spec.id)
-        else:
-            run_ability(n, actor, spec, [s.players[t] for t in tnames])
+    defer(n, actor, spec, [y])
 
 
 @hook("step", "indians_blood_revenge")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ...engine.events import HOST, PUBLIC
 from ...engine.mechanics import constraint, hook, mechanic, tie_policy
-from ...engine.mechanics.check import seen_side
+from ...engine.mechanics.check import junior_void, seen_side
 from ...engine.mechanics.kill import shoot as lib_shoot
 
 # ---- refusals --------------------------------------------------------------------------
@@ -66,48 +66,6 @@ def cover_or_blackmail(g, p, ab, ts, params):
     return None
 
 
-def _senior_sent(g, params) -> set[str]:
-    """The ability ids the senior of the pair (the officer) has sent tonight."""
-    seniors = params.get("senior", ("officer",))
-    abilities = g.rules.abilities
-    return {abilities[a.ability].id for a in g.state.pending
-            if g.state.players[a.actor].role in seniors}
-
-
-@constraint("musketeers_pair_junior")
-def pair_junior(g, p, ab, ts, params):
-    """«получает возможность использовать его второе ночное действие (то есть, если Офицер
-    ночью проверяет кого-то, то Ловчий может выстрелить, и наоборот)»: the met catcher takes
-    the action the officer did not use, so the officer chooses. The catcher may shoot only
-    once the officer has sent a check tonight, and check only once he has sent a shot; the
-    officer is never refused because of the catcher."""
-    if p.role not in params.get("junior", ("catcher",)):
-        return None
-    after = params.get("after", "check")
-    if after in _senior_sent(g, params):
-        return None
-    senior = g.rules.roles[params.get("senior", ("officer",))[0]]
-    other_ru = "проверку" if after == "check" else "выстрел"
-    other_en = "a check" if after == "check" else "a shot"
-    return (f"«{ab.name_ru}»: это второе действие роли «{senior.name_ru}» — оно доступно, только "
-            f"когда «{senior.name_ru}» этой ночью уже прислал(а) {other_ru}; выбирает он(а).",
-            f"'{ab.name_en}': this is the other action of the {senior.name_en} — yours only once "
-            f"the {senior.name_en} has sent {other_en} tonight; the {senior.name_en} chooses.")
-
-
-def _junior_void(n, actor, params) -> bool:
-    """At resolution: the catcher's check or shot is void when the officer's move is no
-    longer the other action (he replaced it after the catcher sent his)."""
-    if actor.role not in params.get("junior", ()):
-        return False
-    after = params.get("after", "check")
-    if after in _senior_sent(n.g, params):
-        return False
-    n.g.emit("no_effect", HOST, player=actor.name, ability="check" if after == "shoot"
-             else "shoot", why="partner_changed")
-    return True
-
-
 # ---- night mechanics ---------------------------------------------------------------------
 
 @mechanic("musketeers_save_self", cover_aware=True, visits=False, counts_as_out=False)
@@ -135,7 +93,7 @@ def officer_check(n, actor, targets, params):
     covered mafia, and a mafioso or maniac picked by tonight's dice, read positive.
     Checking the catcher means they have met. Void for the met catcher if the officer
     replaced his shot after the catcher sent this check."""
-    if _junior_void(n, actor, params):
+    if junior_void(n, actor, params):
         return
     g = n.g
     t = targets[0]
@@ -154,7 +112,7 @@ def officer_check(n, actor, targets, params):
 def officer_shoot(n, actor, targets, params):
     """The officer's (or the met catcher's) shot: the library ``shoot``; void for the catcher
     if the officer replaced his check after the catcher sent this shot."""
-    if _junior_void(n, actor, params):
+    if junior_void(n, actor, params):
         return
     lib_shoot(n, actor, targets, params)
 

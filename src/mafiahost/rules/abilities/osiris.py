@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import condition, constraint, hook, mechanic, scheduled
+from mafiahost.engine.mechanics.copy import defer
 from mafiahost.engine.mechanics.protect import heal as _heal
 from mafiahost.engine.mechanics.redirect import redirect as _redirect
 from mafiahost.engine.night import run_ability
@@ -188,25 +189,7 @@ def hermit_act(n, actor, targets, params):
     if g.rules.step_index[spec.step] <= g.rules.step_index[here]:
         run_ability(n, actor, spec, targets)
         return
-    n.extra.setdefault("copies", []).append((actor.name, key, [t.name for t in targets]))
-
-
-@hook("step", "osiris_run_copies")
-def run_copies(n, params):
-    g = n.g
-    s = n.s
-    step = str(params["step"])
-    for name, key, tnames in n.extra.get("copies", ()):
-        spec = g.rules.abilities[key]
-        if spec.step != step:
-            continue
-        actor = s.players[name]
-        if name in n.dead_now or not actor.alive:
-            g.emit("no_effect", HOST, player=name, ability=spec.id, why="dead")
-        elif n.is_blocked(actor):
-            g.emit("blocked", HOST, player=name, by=n.blocked_by.get(name), ability=spec.id)
-        else:
-            run_ability(n, actor, spec, [s.players[t] for t in tnames])
+    defer(n, actor, g.rules.abilities[key], targets)
 
 
 # ---- «Суд Осириса» ----------------------------------------------------------------------------

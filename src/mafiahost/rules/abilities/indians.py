@@ -3,7 +3,7 @@
 - the friend/foe check that reads a boss's ward as town (``indians_check``, ``indians_ward``);
 - the joker whose joke fails on the lizard (``indians_redirect``);
 - the chameleon (Зелёная ящерица) who picks a role at step 1 and acts by it at that role's
-  step (``indians_copy`` + the step hook ``indians_run_copies``);
+  step (``indians_copy`` + the library step hook ``run_copies``);
 - blood revenge of the war boss left alone in his mafia (step hook ``indians_blood_revenge``);
 - the seeker told when the keeper of the ancestors' laws leaves (``indians_tell_seeker``);
 - day hunting and duels by dice, and the gender a duel needs (``indians_hunt``,

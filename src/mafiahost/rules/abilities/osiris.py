@@ -6,7 +6,7 @@
   (``osiris_maniac_kill``, ``osiris_poison`` and the scheduled ``osiris_delayed_kill``);
 - the Mummy, whom nothing removes at night (night hook ``osiris_mummy``);
 - the hermit taking the night action of the player voted out the day before
-  (``osiris_hermit_gains``, ``osiris_hermit_act`` + the step hook ``osiris_run_copies``);
+  (``osiris_hermit_gains``, ``osiris_hermit_act`` + the library step hook ``run_copies``);
 - «Суд Осириса», the rebels' boss left alone removing a random player at step 0
   (step hook ``osiris_trial``);
 - the Mummy's «выжить до конца игры»: he wins with whoever ends the game, or alone when he
@@ -179,7 +179,7 @@ def held_targets(g, p, ab, ts, params):
 
 @mechanic("osiris_hermit_act", visits=False, counts_as_out=False)
 def hermit_act(n, actor, targets, params):
-    """Step 1: the held action is used at its own step (``osiris_run_copies``)."""
+    """Step 1: the held action is used at its own step (the library hook ``run_copies``)."""
     g = n.g
     key = g.state.status_value(actor, "held_action")
     if key is None:

@@ -21,7 +21,7 @@ from mafiahost.scenario import collect, load_scenario, play
 from mafiahost.sim import new_random_game, play_phase
 
 RULESETS = ["vanilla", "classic", "gemini", "niichavo", "atlantis", "odessa", "musketeers",
-            "antem", "indians", "osiris"]
+            "antem", "indians", "osiris", "mafia-yakuza"]
 NO_KILLS = ("niichavo", "odessa", "indians")      # nobody dies in these rule sets
 GAMES = 30
 LANG_FMT = [(lang, fmt) for lang in ("ru", "en") for fmt in ("plain", "bbcode")]

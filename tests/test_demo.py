@@ -11,7 +11,8 @@ CASES = [("vanilla", 12, None), ("classic", 12, None), ("classic", 16, {"yakuza"
          ("niichavo", 12, None), ("niichavo", 16, None), ("atlantis", 12, None),
          ("atlantis", 8, None), ("odessa", 12, None), ("odessa", 8, None),
          ("musketeers", 12, None), ("musketeers", 8, None), ("antem", 12, None),
-         ("antem", 8, None), ("mafia-yakuza", 12, None), ("mafia-yakuza", 20, None)]
+         ("antem", 8, None), ("mafia-yakuza", 12, None), ("mafia-yakuza", 20, None),
+         ("singapore", 12, None), ("singapore", 22, None)]
 
 
 @pytest.mark.parametrize("ruleset,players,options", CASES)
@@ -29,7 +30,7 @@ def test_200_seeded_games_end(ruleset, players, options):
 
 @pytest.mark.parametrize("ruleset", ["vanilla", "classic", "gemini", "indians", "osiris",
                                      "niichavo", "atlantis", "odessa", "musketeers", "antem",
-                                     "mafia-yakuza"])
+                                     "mafia-yakuza", "singapore"])
 def test_demo_command_prints_russian_posts(ruleset, capsys):
     assert main(["demo", ruleset, "--players", "12", "--seed", "3"]) == 0
     out = capsys.readouterr().out

@@ -275,3 +275,34 @@ def test_items_and_coins_change_only_through_events_and_replay():
     again = Game.replay(g.rules, g.events)
     assert items.coins_of(again, again.state.players["Борис"]) == 3
     assert items.coins_of(again, again.state.players["Анна"]) == 2
+
+
+def test_revive_a_player_killed_last_night_and_posthumous_and_held_rules():
+    import copy
+
+    raw = copy.deepcopy(BASE)
+    raw["steps"] = [{"id": "n"}, {"id": "r"}]
+    raw["abilities"]["raise"] = {"step": "r", "targets_dead": "last_night", "effects": ["revive"]}
+    raw["abilities"]["note"] = {"step": "r", "targets": 0, "while_dead": "killed_last_night",
+                                "effects": ["no_op"]}
+    raw["roles"]["necro"] = {"faction": "town", "abilities": ["raise"]}
+    raw["roles"]["scribe"] = {"faction": "town", "abilities": ["note"]}
+    raw["day"] = {"lynch_holds": "jailed"}
+    r = build(raw, "t.yaml")
+    g = Game(r, [("M", "mafioso"), ("N", "necro"), ("S", "scribe"), ("A", "civilian"),
+                 ("B", "civilian")])
+    with pytest.raises(Refused):
+        g.submit("N", "raise", ["A"])              # alive: not a target
+    g.submit("M", "kill", ["S"])
+    g.resolve()
+    g.vote("A", "M")
+    g.vote("B", "M")
+    out = g.resolve()
+    assert any(e.type == "held" and e.data["player"] == "M" for e in out)
+    assert g.state.players["M"].alive and g.state.has(g.state.players["M"], "jailed")
+    g.submit("S", "note", [])                      # killed last night: may still act
+    g.submit("N", "raise", ["S"])
+    g.resolve()
+    assert g.state.players["S"].alive
+    again = Game.replay(g.rules, g.events)
+    assert again.state.players["S"].alive

@@ -255,6 +255,13 @@ def lynch(g, dc, p) -> None:
         real = [v for v in voters if v != p.name]
         if real:
             g.emit("executed_by", PUBLIC, player=p.name, by=g.roll("executor", real))
+    hold = g.rules.day.lynch_holds
+    if hold:
+        # the condemned is held (e.g. jailed until dawn), not removed: the rule set's hooks
+        # decide what happens to him
+        g.set_status(p, hold, "vote", until=FOREVER)
+        g.emit("held", PUBLIC, player=p.name, status=hold)
+        return
     g.eliminate(p, dc.lynch_how)
 
 

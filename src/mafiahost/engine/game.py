@@ -291,13 +291,14 @@ class Game:
             return (f"«{ab.name_ru}» действует только {when}, а сейчас {now}.",
                     f"'{ab.name_en}' is a {ab.phase} ability and it is {s.phase} now.")
         if not p.alive:
-            if not (ab.while_dead == "lynched_last_day" and p.how == "lynched"
-                    and p.died == s.idx - 1):
+            if not self._dead_may_act(p, ab):
                 return (f"«{p.name}» выбыл(а) из игры (мёртв или вынесен) и больше не ходит.",
                         f"'{p.name}' is out of the game (dead or removed) and cannot act.")
         elif ab.while_dead is not None:
-            return (f"«{ab.name_ru}» можно использовать только после выноса на голосовании.",
-                    f"'{ab.name_en}' can only be used after being lynched.")
+            when = {"lynched_last_day": "после выноса на голосовании",
+                    "killed_last_night": "после гибели прошлой ночью"}[ab.while_dead]
+            return (f"«{ab.name_ru}» можно использовать только {when}.",
+                    f"'{ab.name_en}' can only be used {ab.while_dead.replace('_', ' ')}.")
         if p.st and (s.has(p, "jailed") or s.has(p, "no_action")
                      or ab.requires_status and not s.has(p, ab.requires_status)) \
                 or ab.requires_status and not p.st:
@@ -318,6 +319,21 @@ class Game:
                     f"'{p.name}' already acted this phase ({rules.abilities[a.ability].id}); "
                     f"a second move is not taken.")
         return None
+
+    def last_night_idx(self) -> int:
+        """The phase index of the most recent night before the current phase."""
+        s = self.state
+        return s.idx - 1 if s.phase == "day" else s.idx - 2
+
+    def _dead_may_act(self, p: Player, ab: AbilitySpec) -> bool:
+        """A few abilities are for the dead: the phantom after a lynch (``lynched_last_day``:
+        the night after), a last word written in blood (``killed_last_night``)."""
+        s = self.state
+        if ab.while_dead == "lynched_last_day":
+            return p.how == "lynched" and p.died == s.idx - 1
+        if ab.while_dead == "killed_last_night":
+            return p.how != "lynched" and p.died == self.last_night_idx()
+        return False
 
     def _status_refusal(self, p: Player, ab: AbilitySpec):
         s = self.state
@@ -344,7 +360,12 @@ class Game:
         n_alive = None
         for t in ts:
             tp = players[t]
-            if not tp.alive:
+            if ab.targets_dead:
+                if tp.alive or (ab.targets_dead == "last_night"
+                                and tp.died != self.last_night_idx()):
+                    return (f"«{ab.name_ru}»: цель — игрок, погибший прошлой ночью.",
+                            f"'{ab.name_en}': the target must be a player killed last night.")
+            elif not tp.alive:
                 return (f"«{t}» выбыл(а) из игры (мёртв или вынесен); цель должна быть в игре.",
                         f"'{t}' is out of the game (dead or removed); the target must be in it.")
             if t == p.name:

@@ -48,6 +48,7 @@ class AbilitySpec:
         "step",
         "target_faction",
         "targets",
+        "targets_dead",
         "text_en",
         "text_ru",
         "uses_per_game",
@@ -84,6 +85,8 @@ class AbilitySpec:
         # a day ability that takes effect when sent (its result known before the count);
         # its mechanics leave statuses (vote_weight, voteless) that the count reads
         self.immediate: bool = kw.get("immediate", False)
+        # None: living targets; "last_night": a player killed last night; "any": any dead
+        self.targets_dead: str | None = kw.get("targets_dead")
         # filled by ``bind``: (Mechanic, params) pairs and what they add up to
         self.mechs: tuple = ()
         self.visits = self.counts_out = False
@@ -132,6 +135,7 @@ class RoleSpec:
 class FactionSpec:
     __slots__ = (
         "co_win",
+        "posthumous",
         "goal_en",
         "goal_ru",
         "id",
@@ -148,6 +152,7 @@ class FactionSpec:
         # a co-winner's condition is checked only when the game ends by another win, and
         # does not end the game by itself
         self.co_win = co_win
+        self.posthumous = None   # a status that lets a dead member of a solo faction win
         self.id = id
         self.name_ru = name_ru
         self.name_en = name_en
@@ -182,6 +187,7 @@ class DayRules:
         "first_vote_day",
         "judge_fallback",
         "lynch_executor",
+        "lynch_holds",
         "nonvoters_against_self",
         "quorum",
         "tie",
@@ -206,6 +212,8 @@ class DayRules:
         self.first_vote_day: int = kw.get("first_vote_day", 1)   # no vote before this day
         # the lynched is "killed by one of his voters chosen by dice" (a line for the post)
         self.lynch_executor: bool = kw.get("lynch_executor", False)
+        # a status the condemned gets instead of leaving the game (jail until dawn)
+        self.lynch_holds: str | None = kw.get("lynch_holds")
 
 
 class Succession:

@@ -167,6 +167,14 @@ def _eliminated(s: State, d: dict) -> None:
     p.how = d["how"]
 
 
+def _revived(s: State, d: dict) -> None:
+    p = s.players[d["player"]]
+    p.alive = True
+    p.died = 0
+    p.how = ""
+    s.census += 1
+
+
 def _roll(s: State, d: dict) -> None:
     s.dice.state = d["_state"]
 
@@ -217,6 +225,7 @@ APPLY = {
     "faction_changed": _faction_changed,
     "recruited": _recruited,
     "eliminated": _eliminated,
+    "revived": _revived,
     "roll": _roll,
     "counter": _counter,
     "scheduled": _scheduled,

@@ -112,6 +112,12 @@ def winners(g) -> list[str]:
             for p in alive:
                 if p.faction == fid and win(census, fid, p):
                     out.append(p.role)
+            if fac.posthumous:
+                # a dead single who earned it (a status) may still win
+                for p in g.state.order:
+                    if not p.alive and p.faction == fid and fac.posthumous in p.st \
+                            and win(census, fid, p):
+                        out.append(p.role)
         elif census.by_faction.get(fid) and win(census, fid, None):
             out.append(fid)
     if out:

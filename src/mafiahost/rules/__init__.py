@@ -38,17 +38,18 @@ _ABILITY = {"ru", "en", "phase", "step", "effects", "targets", "self_target", "n
             "self_not_twice", "target_faction", "shared", "owner", "slot", "constraints",
             "requires_status", "uses_per_game", "while_dead", "blockable", "text_ru",
             "text_en", "min_alive_self", "distinct_targets", "wasted_if_doomed", "use", "id",
-            "requires_ru", "requires_en", "immediate"}
+            "requires_ru", "requires_en", "immediate", "targets_dead"}
 _ROLE = {"ru", "en", "faction", "tags", "abilities", "text_ru", "text_en", "initial_status",
          "appears_as"}
-_FACTION = {"ru", "en", "side", "win", "knows_members", "solo", "goal_ru", "goal_en", "co_win"}
+_FACTION = {"ru", "en", "side", "win", "knows_members", "solo", "goal_ru", "goal_en", "co_win",
+            "posthumous"}
 _DAY = {"against_all", "against_all_share", "quorum", "nonvoters_against_self", "absent_rule",
         "tie", "tie_shield_times", "vote_changes", "judge_fallback", "first_vote_day",
-        "lynch_executor", "tie_dice_at_most"}
+        "lynch_executor", "tie_dice_at_most", "lynch_holds"}
 _CHOICES = {
     ("ability", "phase"): ("night", "day"),
     ("ability", "self_target"): ("allowed", "forbidden", "only_if_few"),
-    ("ability", "while_dead"): (None, "lynched_last_day"),
+    ("ability", "while_dead"): (None, "lynched_last_day", "killed_last_night"),
     ("day", "against_all"): ("never", "first_day", "every_day"),
     ("day", "judge_fallback"): ("next_most_votes", "no_lynch"),
     ("faction", "side"): ("town", "criminal", "single"),
@@ -186,6 +187,7 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
                                     f["win"], f.get("knows_members", False), f.get("solo", False),
                                     f.get("goal_ru", ""), f.get("goal_en", ""),
                                     f.get("co_win", False))
+        factions[fid].posthumous = f.get("posthumous")
     templates = raw.get("abilities", {}) or {}
     for aid, a in templates.items():
         c.keys(f"ability '{aid}'", a, _ABILITY)

@@ -108,3 +108,12 @@ def kill_now(n, actor, targets, params):
     """A death at once, before anyone acts (phantom of the opera at step 0): unstoppable,
     and the victim's own action this night is lost."""
     n.kill_now(targets[0], params.get("cause", "phantom"), how=params.get("how", "killed"))
+
+
+@mechanic("revive", cover_aware=True)
+def revive(n, actor, targets, params):
+    """Bring a dead player back into the game (the ability needs ``targets_dead``)."""
+    t = targets[0]
+    if t.alive:
+        return
+    n.g.emit("revived", "public", player=t.name, by=actor.name)

@@ -11,7 +11,10 @@
 - the putana (and the dress) who name their victim by day and block him that night;
 - the wizard's cycles (1,4,7 night block; 2,5,8 weakened vote; 3,6,9 no day move);
 - the rapist and the gopnik (lost day move; robbery of every item);
-- the paranoid's random action, rolled when the night opens and mandatory;
+- the paranoid's random action, rolled when the night opens and mandatory; after a
+  kamikaze he wins with any neutral, even dead (``mafia_yakuza_neutral``);
+- the necromancer's resurrection by day of a player killed last night: he pays with his
+  life and wins with the raised player or his clan (``mafia_yakuza_necromancy``);
 - bonus items: found in the day's description (``find_<item>``, once per game each),
   usable from the finder's next move;
 - the day: descriptions required (no description: out before the night), the authority's
@@ -24,11 +27,14 @@ from __future__ import annotations
 from mafiahost.engine import victory
 from mafiahost.engine.day import vote_loss
 from mafiahost.engine.events import HOST, PUBLIC
-from mafiahost.engine.mechanics import constraint, hook, mechanic, tie_policy
+from mafiahost.engine.mechanics import condition, constraint, hook, mechanic, tie_policy
 from mafiahost.engine.mechanics.items import give_item, items_of, take_item
 from mafiahost.engine.night import run_ability
 
 ORDERS = "mafia_yakuza_orders"
+# the neutral faction's ``posthumous`` status: a dead neutral holding it may still win
+# (value: ``{"raised": name}`` for the necromancer, ``"kamikaze"`` for the paranoid)
+POSTHUMOUS = "posthumous_win"
 PARANOID_KINDS = ["kill", "heal", "block", "day_block", "check", "kamikaze"]
 KIND_STEP = {"block": "1", "check": "3", "kill": "4", "kamikaze": "4", "heal": "5",
              "day_block": "6"}
@@ -498,9 +504,69 @@ def _run_deferred(n, entry) -> None:
         g.emit("check_result", g.to(actor), to=name, target=tname,
                result=g.role(t).appears_as or t.role)
     elif kind == "kamikaze":
-        if source == "paranoid":
-            g.set_status(actor, "paranoid_kamikaze", True)
+        if actor.role == "paranoid":
+            # 1.2.2.17: «Если параноик выполнил действие камикадзе, то он считается
+            # победителем в случае победы любого нейтрала»
+            g.set_status(actor, POSTHUMOUS, "kamikaze")
         kamikaze(n, actor, [t], {})
+
+
+# ---- the necromancer ------------------------------------------------------------------------
+
+@constraint("mafia_yakuza_killed")
+def killed(g, p, ab, ts, params):
+    """«которого убили прошлой ночью»: killed, not one who left by timeout before the night."""
+    for t in ts:
+        if g.state.players[t].how != "killed":
+            return (f"«{ab.name_ru}»: воскресить можно только убитого прошлой ночью, а «{t}» "
+                    f"выбыл(а) иначе.",
+                    f"'{ab.name_en}': only a player killed last night can be raised; '{t}' "
+                    f"left otherwise.")
+    return None
+
+
+@mechanic("mafia_yakuza_necromancy", visits=False, counts_as_out=False)
+def necromancy(dc, actor, targets, params):
+    """After ``revive``: the necromancer «будет считаться убитым» and will win with the raised
+    player or his clan."""
+    g = dc.g
+    t = targets[0]
+    if not t.alive:
+        return
+    g.set_status(actor, POSTHUMOUS, {"raised": t.name})
+    g.eliminate(actor, "killed", why="necromancy")
+
+
+# ---- victory ---------------------------------------------------------------------------------
+
+@condition("mafia_yakuza_neutral")
+def neutral_win(c, own, me, arg):
+    """1.3.4: a neutral wins when he alone is left; the necromancer who raised someone (1.2.2.10)
+    and the paranoid who went kamikaze (1.2.2.17) may also win dead, with another's win."""
+    return _neutral_wins(c, me, frozenset())
+
+
+def _neutral_wins(c, me, seen: frozenset) -> bool:
+    if me is None or me.name in seen:
+        return False
+    if me.alive and len(c.alive) == 1:
+        return True
+    why = c.g.state.status_value(me, POSTHUMOUS) if me.st else None
+    if why is None:
+        return False
+    seen = seen | {me.name}
+    players = c.g.state.players
+    if isinstance(why, dict):
+        # the necromancer: «если победил персонаж, которого он воскресил, или клан
+        # воскрешённого персонажа»
+        r = players[why["raised"]]
+        fac = c.factions[r.faction]
+        if fac.solo:
+            return _neutral_wins(c, r, seen)
+        return bool(c.by_faction.get(r.faction)) and victory.holds(c.g, fac.win, r.faction)
+    # the paranoid after a kamikaze: «в случае победы любого нейтрала»
+    return any(q.faction == me.faction and q is not me and _neutral_wins(c, q, seen)
+               for q in c.g.state.order)
 
 
 # ---- dawn: heals, vests, belts ---------------------------------------------------------------

@@ -10,12 +10,18 @@ Night: three parts (evening, night, early morning) are the ruleset's ordered ste
 are attacks settled at dawn; the dawn hook ``singapore_dawn`` applies what the library
 cannot: immunities (priest and vampires to guns, vests), stakes, bandages, and pays the
 night's income from who is going to die.
+
+Jail: the day's vote holds the condemned (``lynch_holds: jailed``); the lawyer frees him
+(his move, or automatically: himself and the priest when the night opens, a cop at dawn),
+the cops interrogate him, his clan may shoot him; the dawn hook ``singapore_jail_dawn``
+removes a prisoner still held. Blood writing: a day move of one killed last night; the tie
+policy ``singapore_blood`` jails the tied player whose name is written.
 """
 
 from __future__ import annotations
 
 from mafiahost.engine.events import HOST, PUBLIC
-from mafiahost.engine.mechanics import condition, constraint, hook, mechanic, scheduled
+from mafiahost.engine.mechanics import condition, constraint, hook, mechanic, scheduled, tie_policy
 from mafiahost.engine.mechanics.items import add_coins, coins_of, give_item, items_of, take_item
 
 CLANS = ("clan_a", "clan_b")
@@ -27,8 +33,10 @@ SHOP = {  # item: (price, stock)
     "will": (5, 2), "trap": (6, 2), "siren": (4, 3), "rum": (2, 4), "cross": (1, 7),
 }
 NOW_ITEMS = ("antidote", "rum")          # usable the night they are bought
-ORDER_PRICE = {"thug": 3, "drunk": 2, "doctor": 2, "tour": 2}
-ORDER_FEE = {"thug": 2, "drunk": 2, "doctor": 2, "tour": 2}
+ORDER_PRICE = {"thug": 3, "drunk": 2, "doctor": 2, "tour": 2, "lawyer": 9}
+ORDER_FEE = {"thug": 2, "drunk": 2, "doctor": 2, "tour": 2, "lawyer": 9}
+# moves that may reach a prisoner («кроме как допрос и убийство»; watching is not acting on him)
+COPS = ("sheriff", "investigator")
 # the journalist's categories («Варианты ответов»), by ability id
 CATEGORY = {
     "kill": "shot", "silver": "shot", "seek": "watched", "stake": "watched",
@@ -82,8 +90,8 @@ def spend(g, p, n: int, why: str, to=None) -> bool:
 
 def usable(g, p, item) -> int:
     """How many of ``item`` work now: not bought tonight (unless NOW_ITEMS), and never
-    under the curse of holiness (святость)."""
-    if cursed(g, p) == "holiness":
+    under the curse of holiness (святость), never in jail («сидит в тюрьме без вещей»)."""
+    if cursed(g, p) == "holiness" or g.state.has(p, "jailed"):
         return 0
     have = items_of(g, p).get(item, 0)
     if item in NOW_ITEMS:
@@ -693,7 +701,7 @@ def night_start(n, params):
     first_night = idx.get(params.get("night_from", "n01_vampire"), 0)
     last_night = idx.get(params.get("night_to", "n15_witch"), len(idx))
     for p in s.order:
-        if not p.alive:
+        if not p.alive or s.has(p, "jailed"):
             continue
         c = cursed(g, p)
         if c == "panic":
@@ -821,9 +829,12 @@ def dawn(n, params):
             g.set_status(k, "sinner", True)
         vamp = t.role in VAMPIRES
         if is_clan(k):
-            earn(g, k, 3 if vamp else 1, "kill")
+            if k.faction != t.faction:       # a jailed colleague shot: no income
+                earn(g, k, 3 if vamp else 1, "kill")
         elif k.faction == "cops":
             earn(g, k, 3 if vamp else (1 if is_clan(t) else 0), "kill")
+            if t.faction == "town":
+                g.set_status(k, "killed_town", True)   # no automatic release from jail
         elif k.role == "maniac":
             earn(g, k, 2, "kill")
             done = list(g.state.status_value(k, "professions") or ())
@@ -921,7 +932,7 @@ def day_start(g, params):
     """The will: the player named by one killed last night is jailed this morning."""
     s = g.state
     for p in s.order:
-        if p.alive or p.died != s.idx - 1 or p.how == "lynched":
+        if p.alive or p.died != s.idx - 1 or p.how in ("lynched", "jailed"):
             continue
         name = s.status_value(p, "will")
         if name and s.players[name].alive and take_item(g, p, "will", why="opened"):
@@ -934,7 +945,8 @@ def out(g, p):
     """Successions and the lynch's income."""
     s = g.state
     clan = p.faction if is_clan(p) else None
-    if p.how == "lynched":
+    if s.has(p, "jailed") and s.status_value(p, "jailed") == "vote":
+        # jailed by the vote and never freed: the voters' income («успешная посадка»)
         voters = s.status_value(p, "lynch_voters") or ()
         if is_clan(p) or p.role in ("maniac", "thug") + VAMPIRES:
             for v in voters:
@@ -948,7 +960,7 @@ def out(g, p):
             best = max(heirs, key=lambda q: (s.status_value(q, "earned", 0), -q.seat))
             g.emit("role_changed", g.to(*g.faction_members(clan)), player=best.name,
                    role="boss_" + clan[-1], was=best.role)
-    if p.role == "sheriff" and p.how != "lynched":
+    if p.role == "sheriff" and p.how not in ("lynched", "jailed"):
         for q in s.order:
             if q.alive and q.role == "investigator":
                 g.emit("role_changed", g.to(q), player=q.name, role="sheriff", was=q.role)
@@ -963,6 +975,160 @@ def out(g, p):
                 fac = "town" if new == "civilian" else "neutral"
                 g.emit("role_changed", g.to(q), player=q.name, role=new, was=q.role)
                 g.emit("faction_changed", g.to(q), player=q.name, faction=fac)
+
+
+# ---- jail: the lawyer, interrogation, blood writing -----------------------------------------
+# The day's vote holds the condemned (day rule ``lynch_holds: jailed``, status ``jailed`` =
+# "vote"): he stays in the game through the night without moves, vote or items; at dawn a
+# prisoner still held leaves (how: jailed) unless a kill took him first (the clan silencing
+# him) or the lawyer frees him.
+
+def _lawyer(g):
+    """The lawyer who can free prisoners now: alive and not in jail himself."""
+    for q in g.state.order:
+        if q.alive and q.role == "lawyer" and not g.state.has(q, "jailed"):
+            return q
+    return None
+
+
+def _free(g, p, by) -> None:
+    g.clear_status(p, "jailed")
+    g.set_status(p, "jail_freed", by.name if by is not None else True)
+    g.emit("released", PUBLIC, players=[p.name], by=by.name if by is not None else None)
+
+
+@constraint("singapore_free_target")
+def free_target(g, p, ab, ts, params):
+    """«На посаженного игрока нельзя воздействовать другими ходами кроме как допрос и
+    убийство»."""
+    for t in ts:
+        q = g.state.players[t]
+        if q is not p and g.state.has(q, "jailed"):
+            return (f"«{t}» в тюрьме: на посаженного действуют только допрос и убийство.",
+                    f"'{t}' is in jail: only an interrogation or a kill reaches a prisoner.")
+    return None
+
+
+@constraint("singapore_jailed_target")
+def jailed_target(g, p, ab, ts, params):
+    q = g.state.players[ts[0]]
+    if not g.state.has(q, "jailed"):
+        return (f"«{ab.name_ru}»: «{q.name}» не в тюрьме; цель — посаженный днём.",
+                f"'{ab.name_en}': '{q.name}' is not in jail; the target is the one jailed by the "
+                f"day.")
+    return None
+
+
+@constraint("singapore_release_ok")
+def release_ok(g, p, ab, ts, params):
+    why = jailed_target(g, p, ab, ts, params)
+    if why is not None:
+        return why
+    q = g.state.players[ts[0]]
+    if g.state.status_value(q, "jail_freed"):
+        return (f"«{q.name}» уже выпускали из тюрьмы: повторно не выпускают.",
+                f"'{q.name}' was freed from jail before: not a second time.")
+    return None
+
+
+@constraint("singapore_blood_free")
+def blood_free(g, p, ab, ts, params):
+    """«Каждый убитый на свободе персонаж»: not one jailed, killed in jail or turned."""
+    if p.how not in ("killed", "venom", "blood") or g.state.has(p, "jailed"):
+        return ("Кровью пишет только убитый на свободе (не посаженный и не убитый в тюрьме).",
+                "Only one killed while free writes in blood (not one jailed or killed in jail).")
+    return None
+
+
+@mechanic("singapore_release")
+def release(n, actor, targets, params):
+    """The lawyer frees the freshly jailed: +3 coins; a mafia order pays the 9-coin bribe;
+    freeing a mafioso ties the lawyer's win to that clan."""
+    g = n.g
+    t = targets[0]
+    if not t.alive or not g.state.has(t, "jailed"):
+        g.emit("no_effect", HOST, player=actor.name, ability="release", why="not_jailed")
+        return
+    _free(g, t, actor)
+    earn(g, actor, 3, "release")
+    _take_order(n, actor, "lawyer", t)
+    if is_clan(t) and not g.state.status_value(actor, "freed_clan"):
+        g.set_status(actor, "freed_clan", t.faction)
+
+
+@mechanic("singapore_interrogate")
+def interrogate(n, actor, targets, params):
+    """The cops question the prisoner: a mafioso names one accomplice (his choice: the
+    dice); a prisoner freed or shot before the morning says nothing."""
+    g = n.g
+    t = targets[0]
+    if not g.state.has(t, "jailed") or n.would_die(t):
+        g.emit("no_effect", HOST, player=actor.name, ability="interrogate",
+               why="not_jailed" if not g.state.has(t, "jailed") else "dead")
+        return
+    mates = []
+    if is_clan(t) and not t.role.startswith("apprentice"):
+        mates = [q.name for q in g.faction_members(t.faction) if q is not t]
+    accomplice = None
+    if mates:
+        accomplice = mates[0] if len(mates) == 1 else g.roll("accomplice", mates)
+    cops = [q for q in g.faction_members(actor.faction)] or [actor]
+    g.emit("interrogation_result", g.to(*cops), to=actor.name, target=t.name,
+           accomplice=accomplice)
+
+
+@mechanic("singapore_blood", visits=False)
+def blood(dc, actor, targets, params):
+    """A name written in blood: a tie today jails him."""
+    g = dc.g
+    t = targets[0]
+    g.set_status(t, "blood_named", actor.name, until=g.state.idx)
+    g.emit("blood_written", PUBLIC, player=actor.name, named=t.name)
+
+
+@tie_policy("singapore_blood")
+def blood_tie(g, dc, leaders):
+    """A tie jails the tied player whose name is written in blood; none or several: nobody."""
+    named = [x for x in leaders if g.state.has(g.state.players[x], "blood_named")]
+    if len(named) == 1:
+        g.emit("blood_tie", PUBLIC, player=named[0])
+        return named[0]
+    g.emit("no_lynch", PUBLIC, why="tie")
+    return None
+
+
+@hook("night_open", "singapore_jail_evening")
+def jail_evening(g, params):
+    """The evening: the lawyer frees himself, and the priest («выпускается адвокатом
+    вечером»), once a game each; both may then send this night's moves."""
+    for p in list(g.state.order):
+        if not (p.alive and g.state.has(p, "jailed")) or g.state.status_value(p, "jail_freed"):
+            continue
+        if p.role == "lawyer":
+            _free(g, p, p)
+        elif p.role == "priest":
+            lawyer = _lawyer(g)
+            if lawyer is not None:
+                _free(g, p, lawyer)
+
+
+@hook("dawn", "singapore_jail_dawn")
+def jail_dawn(n, params):
+    """Dawn: a cop who never killed a town player is freed by the lawyer («на следующее
+    утро»), once a game; every other prisoner still held leaves (how: jailed), unless a
+    kill of this night takes him first."""
+    g = n.g
+    s = n.s
+    for p in list(s.order):
+        if not (p.alive and s.has(p, "jailed")) or n.would_die(p):
+            continue
+        if p.faction == "cops" and p.role in COPS and not s.status_value(p, "jail_freed") \
+                and not s.status_value(p, "killed_town"):
+            lawyer = _lawyer(g)
+            if lawyer is not None:
+                _free(g, p, lawyer)
+                continue
+        g.eliminate(p, "jailed")
 
 
 # ---- victory ------------------------------------------------------------------------------
@@ -1020,6 +1186,11 @@ def neutral(census, own, me, arg):
         others = [p for p in census.alive if p is not me]
         sent = sum(1 for p in others if s.status_value(p, "travelled"))
         return bool(others) and 2 * sent >= len(census.alive)
+    if role == "lawyer":
+        clan = s.status_value(me, "freed_clan")
+        if clan:
+            return _main_win(census, (clan,))
+        return True
     if role == "makeup":
         side = s.status_value(me, "side", "town")
         return _main_win(census, CLANS if side == "mafia" else ("town", "cops"))

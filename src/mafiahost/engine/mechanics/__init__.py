@@ -120,5 +120,6 @@ def load_all() -> None:
         protect,
         recruit,
         redirect,
+        targets,
         watch,
     )

@@ -55,16 +55,6 @@ def voted_against_actor(g, p, ab, ts, params):
     return None
 
 
-@constraint("from_night")
-def from_night(g, p, ab, ts, params):
-    """Not before night ``n`` (e.g. no kills on the first night)."""
-    first = params.get("n", 2)
-    if g.state.number < first:
-        return (f"«{ab.name_ru}» доступна только с {first}-й ночи.",
-                f"'{ab.name_en}' is only available from night {first}.")
-    return None
-
-
 @constraint("after_shared")
 def after_shared(g, p, ab, ts, params):
     want = params.get("ability", "kill")

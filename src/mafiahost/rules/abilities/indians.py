@@ -115,22 +115,6 @@ def tell_seeker(g, dead):
             g.emit("commissar_gone", g.to(p), to=p.name, player=dead.name)
 
 
-@constraint("indians_copy_other")
-def copy_other(g, p, ab, ts, params):
-    if ts and ts[0] == p.name:
-        return (f"«{ab.name_ru}»: копировать можно только роль другого игрока.",
-                f"'{ab.name_en}': you can only copy another player's role.")
-    return None
-
-
-@constraint("indians_outside_own_mafia")
-def outside_own_mafia(g, p, ab, ts, params):
-    if ts and ts[0] != p.name and g.state.players[ts[0]].faction == p.faction:
-        return (f"«{ab.name_ru}»: переводить можно только ход игрока вне своей мафии.",
-                f"'{ab.name_en}': only a player outside your own mafia can be redirected.")
-    return None
-
-
 # ---- day: hunting, duels, gender ---------------------------------------------------------
 
 def _today(g, ability_id):
@@ -229,24 +213,6 @@ def duel(dc, actor, targets, params):
 @mechanic("indians_answer", visits=False, counts_as_out=False)
 def answer(dc, actor, targets, params):
     """The challenged's answer (his short post): read by ``indians_duel``."""
-
-
-@constraint("indians_from_day")
-def from_day(g, p, ab, ts, params):
-    first = params.get("n", 2)
-    if g.state.number < first:
-        return (f"«{ab.name_ru}» доступна только со {first}-го дня.",
-                f"'{ab.name_en}' is only available from day {first}.")
-    return None
-
-
-@constraint("indians_min_alive")
-def min_alive(g, p, ab, ts, params):
-    least = params.get("n", 5)
-    if sum(1 for q in g.state.order if q.alive) < least:
-        return (f"«{ab.name_ru}»: в игре осталось меньше {least} игроков — не до этого.",
-                f"'{ab.name_en}': fewer than {least} players are left.")
-    return None
 
 
 @constraint("indians_hunt_rules")

@@ -347,15 +347,6 @@ def order(dc, actor, targets, params):
     _order(dc, actor, targets, secret=params.get("secret", False))
 
 
-@constraint("mafia_yakuza_from_day")
-def from_day(g, p, ab, ts, params):
-    first = params.get("n", 2)
-    if g.state.number < first:
-        return (f"«{ab.name_ru}»: в {g.state.number}-й день нельзя, только с {first}-го.",
-                f"'{ab.name_en}': not on day {g.state.number}, only from day {first}.")
-    return None
-
-
 @constraint("mafia_yakuza_knows_killer")
 def knows_killer(g, p, ab, ts, params):
     """The commissar or the sergeant has found the killer by a check (either of them)."""

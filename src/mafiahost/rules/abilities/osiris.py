@@ -68,22 +68,6 @@ def copy(n, actor, targets, params):
     run_ability(n, actor, spec, [y])
 
 
-@constraint("osiris_copy_other")
-def copy_other(g, p, ab, ts, params):
-    if ts and ts[0] == p.name:
-        return (f"«{ab.name_ru}»: копировать можно только роль другого игрока.",
-                f"'{ab.name_en}': you can only copy another player's role.")
-    return None
-
-
-@constraint("osiris_outside_own_mafia")
-def outside_own_mafia(g, p, ab, ts, params):
-    if ts and ts[0] != p.name and g.state.players[ts[0]].faction == p.faction:
-        return (f"«{ab.name_ru}»: переводить можно только ход игрока вне своей мафии.",
-                f"'{ab.name_en}': only a player outside your own mafia can be redirected.")
-    return None
-
-
 # ---- the maniac, the hermit and the Mummy --------------------------------------------------
 
 def guard_mummy(n, p) -> None:

@@ -1,0 +1,54 @@
+"""Generic timing and target rules, shared by the rule sets (constraints by name).
+
+``from_night: {n}`` / ``from_day: {n}`` — not before night/day ``n``;
+``min_alive: {n}`` — only while at least ``n`` players are in the game;
+``first_not_self`` — the first target is another player (the rest may be anyone);
+``first_outside_own_faction`` — the first target is not a fellow member of one's faction.
+"""
+
+from __future__ import annotations
+
+from . import constraint
+
+
+def _not_before(g, ab, params, ru_word, en_word, prep="с"):
+    first = params.get("n", 2)
+    if g.state.number < first:
+        return (f"«{ab.name_ru}» доступна только {prep} {first}-{ru_word}.",
+                f"'{ab.name_en}' is only available from {en_word} {first}.")
+    return None
+
+
+@constraint("from_night")
+def from_night(g, p, ab, ts, params):
+    return _not_before(g, ab, params, "й ночи", "night")
+
+
+@constraint("from_day")
+def from_day(g, p, ab, ts, params):
+    return _not_before(g, ab, params, "го дня", "day", prep="со")
+
+
+@constraint("min_alive")
+def min_alive(g, p, ab, ts, params):
+    least = params.get("n", 5)
+    if sum(1 for q in g.state.order if q.alive) < least:
+        return (f"«{ab.name_ru}»: в игре осталось меньше {least} игроков — не до этого.",
+                f"'{ab.name_en}': fewer than {least} players are left.")
+    return None
+
+
+@constraint("first_not_self")
+def first_not_self(g, p, ab, ts, params):
+    if ts and ts[0] == p.name:
+        return (f"«{ab.name_ru}»: первым нужно выбрать другого игрока.",
+                f"'{ab.name_en}': the first target must be another player.")
+    return None
+
+
+@constraint("first_outside_own_faction")
+def first_outside_own_faction(g, p, ab, ts, params):
+    if ts and ts[0] != p.name and g.state.players[ts[0]].faction == p.faction:
+        return (f"«{ab.name_ru}»: первым нужно выбрать игрока вне своей группировки.",
+                f"'{ab.name_en}': the first target must be outside your own faction.")
+    return None

@@ -372,11 +372,9 @@ class Host:
         """The seat name for what the host typed: the seat, the replacement's nick, or
         either written in another case or with е for ё (when that picks one player)."""
         s = g.state
-        if name in s.players:
-            return name
-        for seat, nick in s.aliases.items():
-            if nick == name:
-                return seat
+        exact = g.seat_of(name)
+        if exact is not None:
+            return exact
         f = _fold(name)
         hits = {p.name for p in s.order if _fold(p.name) == f}
         hits |= {seat for seat, nick in s.aliases.items() if _fold(nick) == f}

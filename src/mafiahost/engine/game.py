@@ -267,6 +267,17 @@ class Game:
     def display(self, name: str) -> str:
         return self.state.aliases.get(name, name)
 
+    def seat_of(self, name: str) -> str | None:
+        """The seat played under ``name``: the seat's own name or the current player's nick
+        (after a замена); None when neither matches exactly."""
+        s = self.state
+        if name in s.players:
+            return name
+        for seat, nick in s.aliases.items():
+            if nick == name:
+                return seat
+        return None
+
     def why_not(self, p: Player, ab: AbilitySpec, ts: tuple):
         """None when ``p`` may use ``ab`` on ``ts`` now, else (ru, en) sentences."""
         why = self.why_not_actor(p, ab)

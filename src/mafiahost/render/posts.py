@@ -96,11 +96,9 @@ def _fill(template: str, fields: dict) -> str:
 def _seat(g, name: str) -> str:
     """The seat played under ``name`` (a seat name or the nick of a replacement)."""
     s = g.state
-    if name in s.players:
-        return name
-    for seat, nick in s.aliases.items():
-        if nick == name:
-            return seat
+    seat = g.seat_of(name)
+    if seat is not None:
+        return seat
     low = name.casefold()
     for p in s.order:
         if p.name.casefold() == low or g.display(p.name).casefold() == low:

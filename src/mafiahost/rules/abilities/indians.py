@@ -1,7 +1,6 @@
 """«Белые против Красных, или Индейская мафия» (seed 003 #38): what the data cannot say.
 
 - the friend/foe check that reads a boss's ward as town (``indians_check``, ``indians_ward``);
-- the joker whose joke fails on the lizard (``indians_redirect``);
 - the chameleon (Зелёная ящерица) who picks a role at step 1 and acts by it at that role's
   step (``indians_copy`` + the library step hook ``run_copies``);
 - blood revenge of the war boss left alone in his mafia (step hook ``indians_blood_revenge``);
@@ -16,7 +15,6 @@ from mafiahost.engine.day import vote_loss
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.copy import defer
-from mafiahost.engine.mechanics.redirect import redirect as _redirect
 from mafiahost.engine.state import FOREVER
 
 # ---- night ---------------------------------------------------------------------------
@@ -39,16 +37,6 @@ def check(n, actor, targets, params):
             or t.name in n.extra.get("wards", {}))
     g.emit("check_result", g.to(actor), to=actor.name, target=t.name,
            result="town" if town else "mafia")
-
-
-@mechanic("indians_redirect", cover_aware=True, counts_as_out=False)
-def redirect(n, actor, targets, params):
-    """The joker sends X's action to Y; a joke on the lizard fails and the joker knows it."""
-    x = targets[0]
-    if x.role in params.get("fails_on", ("chameleon",)):
-        n.g.emit("redirect_failed", n.g.to(actor), to=actor.name, player=x.name)
-        return
-    _redirect(n, actor, targets, params)
 
 
 def copied_ability(n, x, params):

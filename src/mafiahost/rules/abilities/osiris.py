@@ -1,6 +1,5 @@
 """«Суд Осириса» (seed 003, the last section): what the data cannot say.
 
-- the joker whose joke fails on the chameleon (``osiris_redirect``);
 - the chameleon copying a role onto another at his own step (``osiris_copy``);
 - the maniac who kills the hermit: the maniac dies and the hermit rises as the Mummy
   (``osiris_maniac_kill``, ``osiris_poison`` and the scheduled ``osiris_delayed_kill``);
@@ -19,7 +18,6 @@ from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import condition, constraint, hook, mechanic, scheduled
 from mafiahost.engine.mechanics.copy import defer
 from mafiahost.engine.mechanics.protect import heal as _heal
-from mafiahost.engine.mechanics.redirect import redirect as _redirect
 from mafiahost.engine.night import run_ability
 from mafiahost.engine.state import FOREVER
 from mafiahost.engine.victory import holds
@@ -37,16 +35,6 @@ def primary_night_ability(g, role):
 
 
 # ---- the joker and the chameleon -----------------------------------------------------------
-
-@mechanic("osiris_redirect", cover_aware=True, counts_as_out=False)
-def redirect(n, actor, targets, params):
-    """The joker sends X's action to Y; a joke on the chameleon fails and the joker knows."""
-    x = targets[0]
-    if x.role in params.get("fails_on", ("chameleon",)):
-        n.g.emit("redirect_failed", n.g.to(actor), to=actor.name, player=x.name)
-        return
-    _redirect(n, actor, targets, params)
-
 
 @mechanic("osiris_copy", visits=False)
 def copy(n, actor, targets, params):

@@ -325,9 +325,10 @@ class Game:
                 return (f"«{ab.name_ru}»: у группировки один такой ход за ночь, он уже "
                         f"сделан ({a.actor}).",
                         f"'{ab.name_en}': one per faction a night, already sent by {a.actor}.")
-            return (f"«{p.name}» уже сделал(а) ход в этой фазе "
-                    f"({rules.abilities[a.ability].id}); второй не принимается.",
-                    f"'{p.name}' already acted this phase ({rules.abilities[a.ability].id}); "
+            done = rules.abilities[a.ability]
+            return (f"{self.display(p.name)}: ход в этой фазе уже есть («{done.name_ru}»); "
+                    f"второй не принимается.",
+                    f"{self.display(p.name)} already acted this phase ('{done.name_en}'); "
                     f"a second move is not taken.")
         return None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..engine.errors import Refused
+from .ability_words import ability_id
 from .core import (
     Done,
     HostBase,
@@ -27,30 +28,28 @@ class MoveCommands(HostBase):
             g = c.g
             la = lang or c.row.lang
             a = self.seat(g, actor)
+            g.player(a)
+            ab_id = ability_id(g, a, ability)
             ts = [self.seat(g, t) for t in targets]
             allowed = replace or bool(g.rules.forum.get("replace_moves"))
             n0 = len(g.events)
             try:
-                c.op("submit", a, ability, ts, allowed)
+                c.op("submit", a, ab_id, ts, allowed)
             except Refused as e:
-                if hints and not allowed and _slot_taken(g, a, ability):
+                if hints and not allowed and _slot_taken(g, a, ab_id):
                     raise HostError(e.ru + " Заменить ход: act … --replace.",
                                     e.en + " To replace the move: act … --replace.") from None
                 raise
             new = g.events[n0:]
             w = next((e for e in new if e.type == "action_withdrawn"), None)
             p = g.state.players[a]
-            spec = g.rules.abilities.get(f"{p.role}.{ability}")
-            title = (spec.name_ru if la == "ru" else spec.name_en) if spec else ability
-            move = f"{g.display(a)} — {title} ({ability})"
-            if ts:
-                move += " → " + ", ".join(g.display(t) for t in ts)
+            move = _move_words(g, f"{p.role}.{ab_id}", ab_id, a, ts, la)
             if w is not None:
                 old = _find_action(g, w.data["seq"])
-                was = f"{old.data['ability']} {' '.join(old.data['targets'])}".strip() \
-                    if old else w.data["ability"]
-                msg = _say(la, f"Ход заменён ({old.data['actor'] if old else a}: было "
-                               f"«{was}»), принят новый: {move}.",
+                who = g.display(old.data["actor"]) if old else g.display(a)
+                was = _move_words(g, old.data.get("key", ""), old.data["ability"],
+                                  old.data["actor"], old.data["targets"], la) if old else who
+                msg = _say(la, f"Ход заменён ({who}: было «{was}»), принят новый: {move}.",
                            f"Move replaced (was '{was}'); recorded: {move}.")
             else:
                 msg = _say(la, f"Ход принят: {move}.", f"Move recorded: {move}.")
@@ -58,3 +57,13 @@ class MoveCommands(HostBase):
         return self._command(game_id, "act", {"actor": actor, "ability": ability,
                                               "targets": list(targets), "replace": replace},
                              fn, guard)
+
+
+def _move_words(g, key: str, ab_id: str, actor: str, targets, lang: str) -> str:
+    """«Вера — Лечение → Анна»: a move in words (the ability's name, never its id)."""
+    spec = g.rules.abilities.get(key)
+    title = (spec.name_ru if lang == "ru" else spec.name_en) if spec else ab_id
+    move = f"{g.display(actor)} — {title}"
+    if targets:
+        move += " → " + ", ".join(g.display(t) for t in targets)
+    return move

@@ -1,0 +1,59 @@
+"""Moves typed as players write them: Russian words, the role sheet's names, English ids;
+case and ё/е free; the answer and the refusals name moves in words, never by id."""
+
+import pytest
+from test_host_support import NAMES12, new_game, show
+
+from mafiahost.host import Host, HostError
+from mafiahost.host.ability_words import ability_id
+
+pytest_plugins = ["test_host_support"]
+
+
+def seats(db, gid):
+    return {p["role"]: p["seat"] for p in show(gid, db)["players"]}
+
+
+@pytest.mark.parametrize("word,role,expected", [
+    ("убить", "black_doctor", "kill"), ("Выстрел", "black_doctor", "kill"),
+    ("kill", "black_doctor", "kill"), ("УБИТЬ", "black_doctor", "kill"),
+    ("проверка", "commissar", "check"), ("проверить", "commissar", "check"),
+    ("Check", "commissar", "check"), ("стрелять", "commissar", "shoot"),
+    ("лечение", "doctor", "heal"), ("лечить", "doctor", "heal"), ("HEAL", "doctor", "heal"),
+    ("вербовка", "recruiter", "recruit"), ("завербовать", "recruiter", "recruit"),
+])
+def test_words_name_the_actors_ability(sqlite_db, word, role, expected):
+    gid = new_game(sqlite_db, seed=5)
+    _, g = Host(sqlite_db).load(gid)
+    actor = seats(sqlite_db, gid)[role]
+    assert ability_id(g, actor, word) == expected
+
+
+def test_unknown_word_lists_the_moves_in_words(sqlite_db):
+    gid = new_game(sqlite_db, seed=5)
+    _, g = Host(sqlite_db).load(gid)
+    actor = seats(sqlite_db, gid)["commissar"]
+    with pytest.raises(HostError) as e:
+        ability_id(g, actor, "летать")
+    assert "«Проверка»" in e.value.ru and "'Check'" in e.value.en
+    assert "check" not in e.value.ru and "shoot" not in e.value.ru.lower()
+
+
+def test_act_in_russian_records_the_id_and_answers_in_words(sqlite_db):
+    db = sqlite_db
+    gid = new_game(db, seed=5)
+    r = seats(db, gid)
+    h = Host(db)
+    victim = next(n for n in NAMES12 if n not in (r["black_doctor"], r["doctor"]))
+    d = h.act(gid, r["black_doctor"].upper(), "убить", [victim.lower()])
+    assert d.message.startswith(f"Ход принят: {r['black_doctor']} — ")
+    assert d.message.endswith(f" → {victim}.")
+    assert "kill" not in d.message
+    d = h.act(gid, r["doctor"], "Лечение", [victim])
+    assert "heal" not in d.message and "Лечение" in d.message
+    ex = h.export(gid)
+    ops = [op for c in ex["commands"] for op in c["ops"] if op[0] == "submit"]
+    assert [op[2] for op in ops] == ["kill", "heal"]
+    with pytest.raises(HostError) as e:
+        h.act(gid, r["doctor"], "лечить", [r["doctor"]])
+    assert "heal" not in e.value.ru and "heal" not in e.value.en

@@ -93,6 +93,6 @@ def test_refused_command_changes_nothing_and_is_not_undoable(sqlite_db, kind):
         ("vote", gid, r["doctor"], r["boss"])
     code, out = cli(*argv, "--db", db)
     assert code == 2
-    assert ("нет способности" in out) if kind == "act" else ("только днём" in out)
+    assert ("нет хода «kill»" in out) if kind == "act" else ("только днём" in out)
     assert snapshot(db, gid) == before
     assert cli("undo", gid, "--db", db)[0] == 2

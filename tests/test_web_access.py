@@ -113,7 +113,7 @@ def secrets_for(world, who: str, seat: str | None) -> list[str]:
                 g, g.events, seat, lang)
         for gg in (world["a"], world["b"]):
             row, g = host.load(gg)
-            allowed += posts.start_post(g, row.commitment, lang)
+            allowed += posts.start_post(g, row.commitment, lang, "plain", row.name)
             allowed += "".join(t for _, t in webapp.views.phase_posts(g, lang))
             allowed += posts.vote_count_post(g, lang)
             allowed += " ".join(webapp.TEXTS[lang].values())

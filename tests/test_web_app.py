@@ -51,7 +51,7 @@ def test_move_is_acknowledged_after_it_is_stored_and_refusal_uses_the_rule(site)
     n = len(g.events)
     r = c.post(f"{url}/act", data={"csrf": csrf, "ability": "heal", "target": "Анна"})
     assert r.status_code == 409
-    assert "ход в этой фазе уже есть" in r.text
+    assert "уже сделал(а) ход" in r.text
     assert len(site["host"].load(site["gid"])[1].events) == n
     # a target the rules refuse: the engine's sentence
     c2, _, url2 = player(site, "Анна")
@@ -82,9 +82,10 @@ def test_host_resolve_preview_posts_log_undo(site):
     csrf = webapp.host_csrf(w)
     site["host"].act(gid, "Вера", "kill", ["Дина"])
     page = hc.get(f"/host/games/{gid}").text
-    assert "Вера — <code>kill</code> → Дина" in page
+    assert "Вера — Убийство → Дина" in page and "<code>kill</code>" not in page
     prev = hc.get(f"/host/games/{gid}/preview").text
-    assert "Ничего не записано" in prev and "eliminated" in prev
+    assert "Ничего не записано" in prev and "Дина выбывает: убийство" in prev
+    assert "eliminated" not in prev
     assert site["host"].load(gid)[1].state.phase == "night"          # preview wrote nothing
     r = hc.post(f"/host/games/{gid}/resolve", data={"csrf": csrf})
     assert r.status_code == 303 and r.headers["location"].endswith("/posts")

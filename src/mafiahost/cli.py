@@ -208,31 +208,30 @@ def cmd_game(args) -> int:
 
 
 def _show_text(info, lang) -> str:
+    """``game show`` for the host: every id in words (ids are in ``--json``)."""
     ru = lang == "ru"
-    phase = {"night": "ночь", "day": "день"}.get(info["phase"], info["phase"]) if ru \
-        else info["phase"]
+    x = "ru" if ru else "en"
     title = info["title_ru"] if ru else info["title_en"]
-    lines = [f"{'Игра' if ru else 'Game'} №{info['id']} {info['name']!r} — {title} "
-             f"({info['ruleset']} v{info['ruleset_version']})"]
+    name = f" «{info['name']}»" if info["name"] else ""
+    lines = [f"{'Игра' if ru else 'Game'} №{info['id']}{name} — {title}"]
     if info["over"]:
         lines.append(("Игра окончена; победители: " if ru else "Game over; winners: ")
-                     + (", ".join(info["winners"]) or "—"))
+                     + (", ".join(info[f"winners_{x}"]) or "—"))
     else:
-        lines.append(f"{'Фаза' if ru else 'Phase'}: {phase} {info['number']}    "
+        lines.append(f"{'Фаза' if ru else 'Phase'}: {info[f'phase_{x}']}    "
                      f"{'Срок' if ru else 'Deadline'}: "
-                     f"{info['deadline'] or ('не задан' if ru else 'not set')}")
+                     f"{_deadline_text(info['deadline'], lang)}")
     lines.append("Игроки:" if ru else "Players:")
     for i, p in enumerate(info["players"], 1):
         name = p["seat"] if p["name"] == p["seat"] else f"{p['seat']} (→ {p['name']})"
         role = p["role_ru"] if ru else p["role_en"]
-        state = ("жив(а)" if ru else "alive") if p["alive"] else \
-            (("выбыл(а): " if ru else "out: ") + (p["how"] or ""))
-        st = ", ".join(k if v in (None, True) else f"{k}={v}" for k, v in p["statuses"].items())
-        lines.append(f"  {i:2}. {name} — {role} [{p['faction']}], {state}"
-                     + (f"; {'статусы' if ru else 'statuses'}: {st}" if st else ""))
-    if info["counters"]:
-        lines.append(("Счётчики: " if ru else "Counters: ")
-                     + ", ".join(f"{k}={v}" for k, v in info["counters"].items()))
+        state = ("в игре" if ru else "in the game") if p["alive"] else \
+            (("вне игры: " if ru else "out: ") + (p[f"how_{x}"] or ""))
+        st = "; ".join(p[f"statuses_{x}"])
+        lines.append(f"  {i:2}. {name} — {role} ({p[f'faction_{x}']}), {state}"
+                     + (f"; {'отметки' if ru else 'marks'}: {st}" if st else ""))
+    if info[f"counters_{x}"]:
+        lines.append(("Счётчики: " if ru else "Counters: ") + "; ".join(info[f"counters_{x}"]))
     if not info["over"]:
         lines.append(("Ещё не походили: " if ru else "Have not acted yet: ")
                      + (", ".join(info["not_acted"]) or "—"))
@@ -241,12 +240,25 @@ def _show_text(info, lang) -> str:
                          + (", ".join(info["not_voted"]) or "—"))
             if info["votes"]:
                 lines.append(("Голоса: " if ru else "Votes: ") + ", ".join(
-                    f"{v} → {t}" for v, t in info["votes"].items()))
+                    f"{v} → {_vote_words(t, ru)}" for v, t in info["votes"].items()))
     lines.append(f"{'Обязательство (sha256)' if ru else 'Commitment (sha256)'}: "
                  f"{info['commitment']}")
-    if info["last_command"]:
-        lines.append(("Последняя команда: " if ru else "Last command: ") + info["last_command"])
     return "\n".join(lines)
+
+
+def _vote_words(t, ru: bool) -> str:
+    if t == "against_all":
+        return "против всех" if ru else "against all"
+    if t == "abstain":
+        return "воздержание" if ru else "abstained"
+    return t
+
+
+def _deadline_text(dl, lang) -> str:
+    if not dl:
+        return "не задан" if lang == "ru" else "not set"
+    from .render.posts import deadline_words
+    return deadline_words(dl, lang)
 
 
 def _game_demo(h, args) -> int:
@@ -598,12 +610,32 @@ def main(argv=None) -> int:
     try:
         return {"rulesets": cmd_rulesets, "roles": cmd_roles, "scenario": cmd_scenario,
                 "run": cmd_run, "demo": cmd_demo, **HOST_COMMANDS}[args.cmd](args)
-    except (Refused, RulesetError) as e:
+    except Refused as e:
+        _out(_in_language(args, e))
+        return 2
+    except RulesetError as e:
         _out(str(e))
         return 2
     except _store_error() as e:
         _out(str(e))
         return 2
+
+
+def _in_language(args, e: Refused) -> str:
+    """A refusal in the game's language (``--lang``, else the game's own, else Russian);
+    both when the language cannot be told."""
+    lang = getattr(args, "lang", None)
+    if lang is None and isinstance(getattr(args, "id", None), int):
+        try:
+            from .host import Host
+            lang = Host(getattr(args, "db", None)).load(args.id)[0].lang
+        except Exception:  # noqa: BLE001 - no such game: say it in both languages
+            lang = None
+    if lang == "en" and e.en:
+        return e.en
+    if lang == "ru" or not e.en:
+        return e.ru
+    return str(e)
 
 
 def _store_error():

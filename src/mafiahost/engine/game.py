@@ -326,8 +326,8 @@ class Game:
                         f"сделан ({a.actor}).",
                         f"'{ab.name_en}': one per faction a night, already sent by {a.actor}.")
             done = rules.abilities[a.ability]
-            return (f"{self.display(p.name)}: ход в этой фазе уже есть («{done.name_ru}»); "
-                    f"второй не принимается.",
+            return (f"«{self.display(p.name)}» уже сделал(а) ход в этой фазе "
+                    f"(«{done.name_ru}»); второй не принимается.",
                     f"{self.display(p.name)} already acted this phase ('{done.name_en}'); "
                     f"a second move is not taken.")
         return None

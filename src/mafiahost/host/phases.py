@@ -29,34 +29,44 @@ class PhaseCommands(HostBase):
     def resolve(self, game_id: int, preview: bool = False, lang: str | None = None,
                 fmt: str | None = None) -> Done:
         """Settle the phase (night to morning, day to lynch). ``preview`` resolves a copy
-        rebuilt from the events and commits nothing: the post and the host's causes."""
+        rebuilt from the events and commits nothing: the warnings, what will happen in
+        sentences (the host's log of the outcome) and the post."""
         from ..render import posts
         if preview:
             row, g = self.load(game_id)
             la, fm = lang or row.lang, fmt or row.fmt
-            n0 = len(g.events)
+            warn = warnings(g, row, la)
             evs = g.resolve()
-            text = posts.phase_post(g, evs, la, fm)
-            causes = [format_event(n0 + i, e) for i, e in enumerate(evs)]
-            head = _say(la, "ПРЕДПРОСМОТР: ничего не записано.",
-                        "PREVIEW: nothing was recorded.")
-            return Done(game_id, head + "\n" + "\n".join(causes), text, evs,
-                        {"preview": True})
+            text = posts.phase_post(g, evs, la, fm, deadline=_deadline_for(row, g))
+            head = [_say(la, "ПРЕДПРОСМОТР: ничего не записано.",
+                         "PREVIEW: nothing was recorded.")]
+            head += ["! " + x for x in warn]
+            head += [_say(la, "Что произойдёт:", "What will happen:")]
+            head += ["  " + x for x in posts.log_sentences(g, evs, la, "plain")]
+            head.append(_say(la, f"Дальше: {_phase_words(g, la)}.",
+                             f"Next: {_phase_words(g, la)}."))
+            return Done(game_id, "\n".join(head), text, evs,
+                        {"preview": True, "warnings": warn})
 
         def fn(c: _Ctx):
             g = c.g
             la, fm = lang or c.row.lang, fmt or c.row.fmt
-            label = f"{g.state.phase} {g.state.number}"
+            label = _phase_words(g, la)
+            warn = warnings(g, c.row, la)
             n0 = len(g.events)
             c.op("resolve")
             evs = g.events[n0:]
-            text = posts.phase_post(g, evs, la, fm)
+            text = posts.phase_post(g, evs, la, fm, deadline=_deadline_for(c.row, g))
             if g.state.over:
                 text += "\n\n" + posts.final_post(g, self._reveal(c.row), la, fm)
-            st = g.state
-            now = "over" if st.over else f"{st.phase} {st.number}"
-            return Done(game_id, _say(la, f"Фаза «{label}» завершена; сейчас: {now}.",
-                                      f"Phase '{label}' resolved; now: {now}."), text)
+            now = _phase_words(g, la)
+            msg = _say(la, f"{label} завершена; сейчас: {now}.",
+                       f"{label} resolved; now: {now}.") if not g.state.over else \
+                _say(la, f"{label} завершена; игра окончена.",
+                     f"{label} resolved; the game is over.")
+            if warn:
+                msg = "\n".join(["! " + x for x in warn] + [msg])
+            return Done(game_id, msg, text, data={"warnings": warn})
         return self._command(game_id, "resolve", {}, fn)
 
     @staticmethod
@@ -76,7 +86,7 @@ class PhaseCommands(HostBase):
             cmds = Store.commands(s, game_id)
         la, fm = lang or row.lang, fmt or row.fmt
         if kind == "start":
-            return posts.start_post(g, row.commitment, la, fm)
+            return posts.start_post(g, row.commitment, la, fm, row.name)
         if kind == "votes":
             return self.vote_count(game_id, la, fm)
         if kind == "final":
@@ -97,7 +107,7 @@ class PhaseCommands(HostBase):
         for cmd in reversed(cmds):
             evs = g.events[cmd.first_event:cmd.first_event + cmd.n_events]
             if cmd.kind == "new":
-                return posts.start_post(g, row.commitment, la, fm)
+                return posts.start_post(g, row.commitment, la, fm, row.name)
             if not any(e.audience == "public" for e in evs):
                 continue
             if cmd.kind in ("resolve", "remove", "replace", "absent"):
@@ -105,7 +115,7 @@ class PhaseCommands(HostBase):
                 if any(e.type == "game_over" for e in evs):
                     text += "\n\n" + posts.final_post(g, self._reveal(row), la, fm)
                 return text
-        return posts.start_post(g, row.commitment, la, fm)
+        return posts.start_post(g, row.commitment, la, fm, row.name)
 
     def private_messages(self, game_id: int, player: str | None = None,
                          phase: str | None = None, lang: str | None = None,
@@ -189,15 +199,15 @@ class PhaseCommands(HostBase):
 
 
     def preview(self, game_id: int, lang: str | None = None, fmt: str | None = None) -> dict:
-        """What resolving now would do, without writing anything: the post, every event
-        with its cause (``format_event``), each player's private messages and the phase
-        after it."""
+        """What resolving now would do, without writing anything: the warnings, the post,
+        what will happen in sentences (``causes``), the events (for --json), each
+        player's private messages and the phase after it."""
         from ..render import posts
         row, g = self.load(game_id)
         la, fm = lang or row.lang, fmt or row.fmt
-        n0 = len(g.events)
+        warn = warnings(g, row, la)
         evs = g.resolve()
-        post = posts.phase_post(g, evs, la, fm)
+        post = posts.phase_post(g, evs, la, fm, deadline=_deadline_for(row, g))
         if g.state.over:
             post += "\n\n" + posts.final_post(g, self._reveal(row), la, fm)
         pms = {}
@@ -206,8 +216,79 @@ class PhaseCommands(HostBase):
             if text:
                 pms[g.display(p.name)] = text
         st = g.state
-        return {"post": post, "causes": [format_event(n0 + i, e) for i, e in enumerate(evs)],
+        w = posts.Writer(g, la, "plain")
+        return {"post": post, "causes": posts.log_sentences(g, evs, la, "plain"),
+                "warnings": warn,
                 "events": [_event_dict_of(e) for e in evs], "pms": pms,
-                "next": "over" if st.over else f"{st.phase} {st.number}",
-                "winners": list(st.winners)}
+                "next": _phase_words(g, la),
+                "winners": [w.faction_name(f) for f in st.winners]}
 
+
+def _phase_words(g, lang: str) -> str:
+    """«Ночь 1» / "Night 1", or «игра окончена»."""
+    from ..render import posts
+    if g.state.over:
+        return _say(lang, "игра окончена", "the game is over")
+    return posts.Writer(g, lang, "plain").phase_label(f"{g.state.phase} {g.state.number}")
+
+
+def _deadline_for(row, g):
+    """The deadline to print under a post: the one set for the phase the game is in now."""
+    if g.state.over or row.deadline_phase != f"{g.state.phase} {g.state.number}":
+        return None
+    return row.deadline
+
+
+def warnings(g, row, lang: str) -> list[str]:
+    """What would surprise a host if he resolved now, each with what it will cause:
+    nobody voted where non-voters count against themselves, players with a move who
+    have not sent one, a deadline that has not come yet."""
+    from datetime import datetime
+
+    from ..render import posts
+    from .core import not_acted, not_voted
+    st = g.state
+    if st.over:
+        return []
+    out = []
+    if st.phase == "day":
+        voters = [n for n in st.votes if st.players[n].alive]
+        silent = not_voted(g)
+        if not voters and g.rules.day.nonvoters_against_self:
+            out.append(_say(lang, "Никто не проголосовал: по правилам каждый не "
+                                  "проголосовавший получает голос против себя — у всех по "
+                                  "одному голосу, это ничья между всеми.",
+                            "Nobody has voted: by the rules every non-voter gets a vote "
+                            "against themselves — one vote each, a tie between everyone."))
+        elif not voters:
+            out.append(_say(lang, "Никто не проголосовал: сегодня никто не будет вынесен.",
+                            "Nobody has voted: nobody will be lynched today."))
+        elif silent and g.rules.day.nonvoters_against_self:
+            out.append(_say(lang, f"Не проголосовали: {', '.join(silent)} — каждому из них "
+                                  f"засчитается голос против себя.",
+                            f"Not voted: {', '.join(silent)} — each gets a vote against "
+                            f"themselves."))
+        elif silent:
+            out.append(_say(lang, f"Не проголосовали: {', '.join(silent)}.",
+                            f"Not voted: {', '.join(silent)}."))
+    idle = not_acted(g)
+    if idle:
+        out.append(_say(lang, f"Ещё не прислали ход: {', '.join(idle)} — их ходы в этой фазе "
+                              f"пропадут.",
+                        f"No move sent yet by: {', '.join(idle)} — their moves this phase "
+                        f"will be lost."))
+    dl = _deadline_for(row, g)
+    if dl:
+        try:
+            t = datetime.fromisoformat(dl)
+        except ValueError:
+            t = None
+        if t is not None:
+            now = datetime.now(t.tzinfo or None) if t.tzinfo else datetime.now()
+            if t > now:
+                words = posts.deadline_words(t, lang)
+                out.append(_say(lang, f"Срок фазы ещё не наступил (до {words}): игроки ещё "
+                                      f"могут прислать ходы и голоса.",
+                                f"The phase's deadline has not come yet ({words}): players "
+                                f"may still send moves and votes."))
+    return out

@@ -49,10 +49,14 @@ class SetupCommands(HostBase):
             raise HostError("Не указаны игроки: --players \"Анна,Борис,...\".",
                             "No players given: --players \"Anna,Boris,...\".")
         options = dict(options or {})
+        ruleset = _ruleset_id(ruleset)
+        options = _read_options(ruleset, options)
         try:
             rules = load(ruleset, options or None)
         except RulesetError as e:
             raise HostError(str(e), "") from None
+        if not roles:
+            _check_count(ruleset, rules, options, len(players))
         if seed is None:
             seed = new_seed()
         if not 0 <= seed < SEED_LIMIT:
@@ -82,7 +86,7 @@ class SetupCommands(HostBase):
         g.events[:] = evs
         self.cache.put(gid, 0, g)
         from ..render import posts
-        post = posts.start_post(g, c, lang=lang, fmt=fmt)
+        post = posts.start_post(g, c, lang=lang, fmt=fmt, name=name)
         return Done(gid, _say(lang, f"Игра №{gid} создана: {rules.title_ru}, "
                                     f"{len(players)} игроков.",
                               f"Game {gid} created: {rules.title_en}, {len(players)} players."),
@@ -119,16 +123,31 @@ class SetupCommands(HostBase):
             g = self._game(s, row)
             last = Store.last_command(s, game_id)
             n_cmds = len(Store.commands(s, game_id))
+        from ..render import labels
+        from ..render.posts import Writer
         st = g.state
         label = f"{st.phase} {st.number}"
+        words = {la: Writer(g, la) for la in ("ru", "en")}
         players = []
         for p in st.order:
             statuses = {k: v[1] for k, v in p.st.items() if v[0] >= st.idx}
+            fac = g.rules.factions.get(p.faction)
             players.append({
                 "seat": p.name, "name": g.display(p.name), "role": p.role,
                 "role_ru": g.rules.roles[p.role].name_ru, "role_en": g.rules.roles[p.role].name_en,
                 "faction": p.faction, "alive": p.alive, "how": p.how or None,
+                "faction_ru": fac.name_ru if fac else p.faction,
+                "faction_en": fac.name_en if fac else p.faction,
+                "how_ru": words["ru"].term(p.how) if p.how else None,
+                "how_en": words["en"].term(p.how) if p.how else None,
+                "statuses_ru": [x for x in (labels.status(k, labels.named(g, v, True), "ru")
+                                            for k, v in statuses.items()) if x],
+                "statuses_en": [x for x in (labels.status(k, labels.named(g, v, False), "en")
+                                            for k, v in statuses.items()) if x],
                 "statuses": statuses, "can_use": [] if st.over else can_use(g, p)})
+        counters_words = {la: [x for x in (labels.counter(k, labels.named(g, v, la == "ru"), la)
+                                           for k, v in st.counters.items()) if x]
+                          for la in ("ru", "en")}
         return {
             "id": row.id, "name": row.name, "ruleset": row.ruleset,
             "ruleset_version": row.ruleset_version, "title_ru": g.rules.title_ru,
@@ -138,6 +157,10 @@ class SetupCommands(HostBase):
             "players": players, "not_acted": [] if st.over else not_acted(g),
             "not_voted": [] if st.over or st.phase != "day" else not_voted(g),
             "votes": dict(st.votes), "counters": dict(st.counters),
+            "counters_ru": counters_words["ru"], "counters_en": counters_words["en"],
+            "phase_ru": words["ru"].phase_label(label), "phase_en": words["en"].phase_label(label),
+            "winners_ru": [words["ru"].faction_name(f) for f in st.winners],
+            "winners_en": [words["en"].faction_name(f) for f in st.winners],
             "commitment": row.commitment, "dealt": row.dealt, "lang": row.lang,
             "fmt": row.fmt, "events": len(g.events), "commands": n_cmds,
             "last_command": f"#{last.seq} {last.kind} {_args_text(last)}".strip()
@@ -200,6 +223,86 @@ class SetupCommands(HostBase):
                                       f"{c.g.display(p)} removed by the host."))
         return self._command(game_id, "remove", {"player": player, "why": why}, fn)
 
+
+
+def _declared(ruleset: str) -> dict:
+    import yaml
+
+    from ..rules import DATA
+    raw = yaml.safe_load((DATA / f"{ruleset}.yaml").read_text(encoding="utf-8"))
+    return raw.get("options") or {}
+
+
+def _ruleset_id(text: str) -> str:
+    """A rule set named by its id or its Russian or English title."""
+    from ..rules import available
+    ids = available()
+    if text in ids:
+        return text
+    f = text.casefold().replace("ё", "е").strip(" «»\"'")
+    for rid in ids:
+        r = load(rid)
+        if f in (rid, r.title_ru.casefold().replace("ё", "е"), r.title_en.casefold()):
+            return rid
+    names_ru = "; ".join(f"{load(r).title_ru} ({r})" for r in ids)
+    names_en = "; ".join(f"{load(r).title_en} ({r})" for r in ids)
+    raise HostError(f"Нет правил «{text}». Есть: {names_ru}.",
+                    f"There are no rules '{text}'. There are: {names_en}.")
+
+
+def _read_options(ruleset: str, options: dict) -> dict:
+    """Options as the rule set declares them, from what the host typed: the option by its
+    id or its Russian/English name, the value by itself, by its words or да/нет."""
+    from ..render import labels
+    declared = _declared(ruleset)
+    out = {}
+    for name, value in options.items():
+        key = name.strip()
+        if key not in declared:
+            f = key.casefold().replace("ё", "е")
+            key = next((k for k in declared if f in (labels.option_name(k, "ru").casefold(),
+                                                     labels.option_name(k, "en").casefold())),
+                       key)
+        if key not in declared:
+            have_ru = ", ".join(labels.option_name(k, "ru") for k in declared)
+            have_en = ", ".join(labels.option_name(k, "en") for k in declared)
+            raise HostError(f"У этих правил нет опции «{name}»; есть: {have_ru or 'никаких'}.",
+                            f"These rules have no option '{name}'; they have: "
+                            f"{have_en or 'none'}.")
+        vals = list(declared[key]["values"])
+        v = labels.option_value(key, value, vals)
+        if v not in vals:
+            ok_ru = "; ".join(labels.option(key, x, "ru") for x in vals)
+            ok_en = "; ".join(labels.option(key, x, "en") for x in vals)
+            yes = any(isinstance(x, bool) for x in vals)
+            raise HostError(
+                f"Опция «{labels.option_name(key, 'ru')}» не принимает «{value}»; можно: "
+                f"{'да или нет' if yes else ok_ru} ({ok_ru}).",
+                f"The option '{labels.option_name(key, 'en')}' does not take '{value}'; "
+                f"allowed: {'yes or no' if yes else ok_en} ({ok_en}).")
+        out[key] = v
+    return out
+
+
+def _check_count(ruleset: str, rules, options: dict, n: int) -> None:
+    """Too few or too many players, said with the real cause: the option that changed
+    the table (the yakuza needs 12) rather than the rule set's general range."""
+    from ..render import labels
+    lo, hi = rules.setup.get("min_players", 4), rules.setup.get("max_players", 30)
+    if lo <= n <= hi:
+        return
+    base = load(ruleset)
+    blo, bhi = base.setup.get("min_players", 4), base.setup.get("max_players", 30)
+    causes = [k for k, v in options.items()
+              if any(p in ("setup.min_players", "setup.max_players")
+                     for p in (_declared(ruleset)[k]["values"].get(v) or {}))]
+    if causes and blo <= n <= bhi:
+        why_ru = ", ".join(labels.option(k, options[k], "ru") for k in causes)
+        why_en = ", ".join(labels.option(k, options[k], "en") for k in causes)
+        raise HostError(f"Вариант «{why_ru}» рассчитан на {lo}–{hi} игроков, а их {n}.",
+                        f"The variant '{why_en}' is for {lo}-{hi} players, and there are {n}.")
+    raise HostError(f"«{rules.title_ru}» рассчитана на {lo}–{hi} игроков, а их {n}.",
+                    f"'{rules.title_en}' is for {lo}-{hi} players, and there are {n}.")
 
 
 def _assigned(players: list[str], roles) -> list[tuple[str, str]]:

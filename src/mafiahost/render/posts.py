@@ -163,9 +163,30 @@ class Writer:
             return self.g.display(x)
         if x == "?":
             return self.term("someone")
-        if isinstance(x, str) and x not in self.m["terms"] and x in self.g.rules.roles:
-            return self.role_name(x)        # a role among a roll's options
+        if isinstance(x, str) and x not in self.m["terms"]:
+            if x in self.g.rules.roles:
+                return self.role_name(x)        # a role among a roll's options
+            if x in self.g.rules.factions:
+                return self.faction_name(x)
+            named = self._thing_name(x)
+            if named:
+                return named
         return self.term(x)
+
+    def _thing_name(self, x: str) -> str:
+        """An ability or an item id in words: the ability's name; an item by the name of
+        the ability that uses, finds or buys it («Находка: Лом» → «Лом»)."""
+        abilities = self.g.rules.abilities.values()
+        ru = self.lang == "ru"
+        spec = next((a for a in abilities if a.id == x), None)
+        if spec is not None:
+            return spec.name_ru if ru else spec.name_en
+        for prefix in ("use_", "find_", "buy_"):
+            spec = next((a for a in abilities if a.id == prefix + x), None)
+            if spec is not None:
+                name = spec.name_ru if ru else spec.name_en
+                return name.split(": ", 1)[-1]
+        return ""
 
     def role_name(self, rid) -> str:
         r = self.g.rules.roles.get(rid)
@@ -248,7 +269,8 @@ class Writer:
                 out[k] = self.ability_name(v, d.get("key") if k == "ability" else None,
                                            d.get("actor") or d.get("player"))
             elif k in ("how", "why"):
-                out[k] = self.term(v)
+                out[k] = self.term(v) if v in self.m["terms"] or v not in \
+                    self.g.rules.roles else self.role_name(v)
             elif k == "went_out":
                 out[k] = self.term("went_out" if v else "stayed_home")
             elif k == "chance":
@@ -359,20 +381,20 @@ def _title(g, lang):
 
 # ---- the first post ------------------------------------------------------------------------
 
-def start_post(g, commitment: str, lang: str = "ru", fmt: str = "plain") -> str:
-    """The game's first post: the ruleset, the players in seating order, how to vote, and
-    the commitment (hash) to the dice seed. Nothing about roles."""
+def start_post(g, commitment: str, lang: str = "ru", fmt: str = "plain",
+               name: str = "") -> str:
+    """The game's first post: the game's title (``name``, else the rule set's), the rule
+    set and the options the host chose (in words), the players in seating order, how to
+    vote, and the commitment (hash) to the dice seed. Nothing about roles."""
+    from . import labels
     w = Writer(g, lang, fmt)
-    r = g.rules
-    lines = [w.mark("title", w.t("start", "title", title=_title(g, lang)))]
-    lines.append(w.t("start", "ruleset", title=_title(g, lang), id=r.id, version=r.version))
-    if r.source:
-        lines.append(w.t("start", "source", source=r.source))
+    lines = [w.mark("title", w.t("start", "title", title=name.strip() or _title(g, lang)))]
+    lines.append(w.t("start", "ruleset", title=_title(g, lang)))
     started = next((e for e in g.events if e.type == "game_started"), None)
-    opts = (started.data.get("options") if started else None) or g.options
-    if opts:
-        lines.append(w.t("start", "options",
-                         options=", ".join(f"{k}={w.value(v)}" for k, v in opts.items())))
+    opts = (started.data.get("options") if started else None) or {}
+    chosen = labels.chosen_options(g.rules.id, opts, lang)
+    if chosen:
+        lines.append(w.t("start", "options", options=", ".join(chosen)))
     lines.append("")
     lines.append(w.mark("heading", w.t("start", "players", count=len(g.state.order))))
     lines += w.items([w.t("start", "player_line", n=i + 1, player=g.display(p.name))
@@ -389,7 +411,7 @@ def start_post(g, commitment: str, lang: str = "ru", fmt: str = "plain") -> str:
 
 # ---- the morning post and the day's result ------------------------------------------------
 
-def phase_post(g, events, lang: str = "ru", fmt: str = "plain") -> str:
+def phase_post(g, events, lang: str = "ru", fmt: str = "plain", deadline=None) -> str:
     """The public post for one resolved phase: the morning post (who left and how, as far
     as the rules reveal; announcements such as a lost vote or new prisoners) or the day's
     result with the vote count. Only public events are read."""
@@ -447,7 +469,86 @@ def phase_post(g, events, lang: str = "ru", fmt: str = "plain") -> str:
                 lines.append(line)
     if kind == "night" and not deaths:
         lines.insert(1, w.t("post", "nobody_died"))
+    nxt = next((e for e in reversed(events) if e.type == "phase_started"), None)
+    if nxt is not None and not any(e.type == "game_over" for e in pub):
+        lines += _next_phase_lines(w, events, nxt, deadline)
     return "\n".join(lines)
+
+
+def _living_after(g, events: list) -> list[str]:
+    """Seats in the game after ``events`` (by the public removals and returns up to the
+    last of them; the current state when they are not the game's own events)."""
+    last = events[-1] if events else None
+    idx = next((i for i in range(len(g.events) - 1, -1, -1) if g.events[i] is last), None)
+    if idx is None:
+        return [p.name for p in g.state.order if p.alive]
+    out = {p.name for p in g.state.order}
+    for e in g.events[:idx + 1]:
+        if e.audience != PUBLIC:
+            continue
+        if e.type == "eliminated":
+            out.discard(e.data.get("player"))
+        elif e.type == "revived":
+            out.add(e.data.get("player"))
+    return [p.name for p in g.state.order if p.name in out]
+
+
+def _next_phase_lines(w: Writer, events: list, nxt, deadline) -> list[str]:
+    """What a ready-to-paste post ends with: who is still in the game, the next phase,
+    its deadline, and (for a day) how to vote."""
+    g = w.g
+    alive = _living_after(g, events)
+    out = ["", w.mark("heading", w.t("post", "alive", count=len(alive)))]
+    seat_no = {p.name: i + 1 for i, p in enumerate(g.state.order)}
+    out += w.items([w.t("start", "player_line", n=seat_no[p], player=g.display(p))
+                    for p in alive])
+    out.append("")
+    kind = nxt.data.get("phase", nxt.phase.partition(" ")[0])
+    out.append(w.t("post", "next_phase", phase=w.phase_label(nxt.phase)))
+    if deadline:
+        out.append(w.t("post", f"deadline_{kind}" if w.has("post", f"deadline_{kind}")
+                       else "deadline", deadline=deadline_words(deadline, w.lang)))
+    if kind == "day":
+        out += w.vote_how()
+    return out
+
+
+#: Short names of the usual time zones of Russian forums (Moscow time and its offsets).
+ZONES_RU = {3: "МСК", 2: "МСК−1", 4: "МСК+1", 5: "МСК+2", 6: "МСК+3", 7: "МСК+4",
+            8: "МСК+5", 9: "МСК+6", 10: "МСК+7", 11: "МСК+8", 12: "МСК+9"}
+ZONES_EN = {3: "MSK", 0: "UTC", 1: "CET", 2: "EET"}
+MONTHS_RU = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
+             "сентября", "октября", "ноября", "декабря")
+MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August",
+             "September", "October", "November", "December")
+
+
+def deadline_words(deadline, lang: str = "ru") -> str:
+    """A deadline as players read it: «21:00 (МСК) 2 декабря» / "21:00 (MSK) on 2
+    December", in the deadline's own zone (Moscow offsets by their forum names)."""
+    if isinstance(deadline, str):
+        try:
+            deadline = datetime.fromisoformat(deadline)
+        except ValueError:
+            return deadline
+    if not isinstance(deadline, datetime):
+        return str(deadline)
+    t = deadline
+    zone = ""
+    if t.tzinfo is not None and t.utcoffset() is not None:
+        off = t.utcoffset().total_seconds() / 3600
+        h = int(off) if off == int(off) else None
+        table = ZONES_RU if lang == "ru" else ZONES_EN
+        if h is not None and h in table:
+            zone = table[h]
+        else:
+            sign = "+" if off >= 0 else "−"
+            mins = int(abs(off) * 60)
+            zone = f"UTC{sign}{mins // 60}" + (f":{mins % 60:02d}" if mins % 60 else "")
+    clock = t.strftime("%H:%M") + (f" ({zone})" if zone else "")
+    if lang == "ru":
+        return f"{clock} {t.day} {MONTHS_RU[t.month - 1]}"
+    return f"{clock} on {t.day} {MONTHS_EN[t.month - 1]}"
 
 
 def _resolved_label(g, events: list) -> str:
@@ -627,13 +728,19 @@ def final_post(g, seed_reveal: dict | None = None, lang: str = "ru",
     return "\n".join(lines)
 
 
-def _log_lines(w: Writer) -> list[str]:
-    """Every event, phase by phase, as the host sees it."""
+def log_sentences(g, events, lang: str = "ru", fmt: str = "plain") -> list[str]:
+    """``events`` as the host's log tells them (sentences, under phase headings): what
+    the preview and the host's log show; the final post shows the whole game's."""
+    return _log_lines(Writer(g, lang, fmt), list(events))
+
+
+def _log_lines(w: Writer, events: list | None = None) -> list[str]:
+    """Every event (or ``events``), phase by phase, as the host sees it."""
     out: list[str] = []
     group = None
     tie = None
     seen: set[str] = set()
-    for e in w.g.events:
+    for e in (w.g.events if events is None else events):
         label = e.phase
         if label != group:
             group = label

@@ -416,8 +416,10 @@ def _game_id(request: Request) -> int:
 async def host_home(request: Request):
     w = require_host(request)
     games = await run_in_threadpool(w.host.list_games)
-    return render(request, "host_games.html", {"games": games, "csrf": host_csrf(w),
-                                               "rulesets": w.rulesets})
+    lang = lang_of(request)
+    return render(request, "host_games.html", {"games": views.games_list(games, lang),
+                                               "csrf": host_csrf(w),
+                                               "rulesets": views.ruleset_choices(lang)})
 
 
 async def host_create(request: Request):
@@ -505,8 +507,8 @@ def _host_posts(w: Web, gid: int, lang: str) -> dict:
         plain = views.phase_posts(g, lang, "plain")
         bb = views.phase_posts(g, lang, "bbcode")
         from ..render import posts as P
-        start = (P.start_post(g, row.commitment, lang, "plain"),
-                 P.start_post(g, row.commitment, lang, "bbcode"))
+        start = (P.start_post(g, row.commitment, lang, "plain", row.name),
+                 P.start_post(g, row.commitment, lang, "bbcode", row.name))
         day = g.state.phase == "day" and not over
     t = TEXTS[lang]
     out["sections"].append(("latest", t["latest_post"], h.post(gid, lang=lang, fmt="plain"),
@@ -602,7 +604,10 @@ def _cmd_deadline(w, gid, f, lang):
 
 def _cmd_act(w, gid, f, lang):
     targets = [t for t in f.get("target", []) if t.strip()]
-    return w.host.act(gid, one(f, "actor"), one(f, "ability"), targets,
+    actor, ability = one(f, "actor"), one(f, "ability")
+    if one(f, "move"):                      # "seat|ability" from the host's move list
+        actor, _, ability = one(f, "move").partition("|")
+    return w.host.act(gid, actor, ability, targets,
                       one(f, "replace") == "1", lang), None
 
 

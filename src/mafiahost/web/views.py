@@ -13,7 +13,7 @@ from itertools import product
 from ..engine.day import check_vote
 from ..engine.events import PUBLIC
 from ..host import can_use, not_acted, not_voted, parse_time
-from ..render import posts
+from ..render import labels, posts
 
 
 def label_of(g) -> str:
@@ -125,6 +125,8 @@ def player_vote(g, seat: str, lang: str) -> dict | None:
     if st.over or st.phase != "day":
         return None
     p = st.players[seat]
+    if not p.alive:
+        return None                     # the dead are silent: the page says so above
     current = st.votes.get(seat)
     options = []
     first_why = None
@@ -139,9 +141,14 @@ def player_vote(g, seat: str, lang: str) -> dict | None:
     if not options:
         why = check_vote(g, p, "abstain") or first_why
         return {"options": [], "why": _say(lang, why) if why else "", "current": current,
-                "current_name": _vote_name(g, current)}
+                "current_name": _vote_name(g, current), "how": _vote_how(g, lang)}
     return {"options": options, "why": None, "current": current,
-            "current_name": _vote_name(g, current)}
+            "current_name": _vote_name(g, current), "how": _vote_how(g, lang)}
+
+
+def _vote_how(g, lang: str) -> str:
+    """The rule set's way of voting in the thread, as the first post says it."""
+    return " ".join(posts.Writer(g, lang, "plain").vote_how())
 
 
 def _vote_name(g, v):
@@ -168,7 +175,7 @@ def player_page(row, g, seat: str, lang: str) -> dict:
         if st.phase == "day" and not st.over else "",
         "results": posts.private_messages(g, g.events, seat, lang, "plain"),
         "posts": phase_posts(g, lang),
-        "start": posts.start_post(g, row.commitment, lang, "plain"),
+        "start": posts.start_post(g, row.commitment, lang, "plain", row.name),
         "final": posts.final_post(g, {"seed": row.seed, "salt": row.salt,
                                       "commitment": row.commitment}, lang, "plain")
         if st.over else "",
@@ -204,10 +211,11 @@ def host_game(row, g, lang: str) -> dict:
             "seat": p.name, "name": g.display(p.name),
             "role": role.name_ru if ru else role.name_en, "role_id": p.role,
             "faction": (fac.name_ru if ru else fac.name_en) if fac else p.faction,
-            "alive": p.alive, "how": p.how or "",
-            "statuses": ", ".join(f"{k}={v}" if v not in (None, True) else k
-                                  for k, v in statuses.items()),
-            "can_use": ", ".join(a["id"] for a in can_use(g, p)) if not st.over else ""})
+            "alive": p.alive, "how": w.term(p.how) if p.how else "",
+            "statuses": ", ".join(x for x in (labels.status(k, labels.named(g, v, ru), lang)
+                                              for k, v in statuses.items()) if x),
+            "can_use": ", ".join(a["name_ru"] if ru else a["name_en"]
+                                 for a in can_use(g, p)) if not st.over else ""})
     # every move sent this phase, in order, with replaced ones marked
     moves = []
     seq = 0
@@ -216,14 +224,25 @@ def host_game(row, g, lang: str) -> dict:
         if e.type == "action":
             seq += 1
             if e.phase == lab:
+                spec = g.rules.abilities.get(e.data.get("key", ""))
                 moves.append({"seq": seq, "actor": g.display(e.data["actor"]),
-                              "ability": e.data["ability"],
+                              "ability": (spec.name_ru if ru else spec.name_en) if spec
+                              else e.data["ability"],
                               "targets": [g.display(t) for t in e.data.get("targets", ())]})
         elif e.type == "action_withdrawn" and e.phase == lab:
             withdrawn.add(e.data.get("seq"))
     for m in moves:
         m["withdrawn"] = m["seq"] in withdrawn
-    abilities = sorted({ab.id for ab in g.rules.abilities.values()})
+    # the host's "record a move": each player's own abilities of this phase, by name
+    abilities = []
+    for p in st.order:
+        own = [(ab.id, ab.name_ru if ru else ab.name_en)
+               for ab in g.rules.by_phase[p.role].get(st.phase, ())
+               if p.alive or ab.while_dead]
+        if own:
+            role = g.rules.roles[p.role]
+            abilities.append((p.name, g.display(p.name), role.name_ru if ru else role.name_en,
+                              own))
     dl = deadline_of(row, g)
     return {
         "id": row.id, "name": row.name, "ruleset": row.ruleset,
@@ -241,3 +260,35 @@ def host_game(row, g, lang: str) -> dict:
         "alive": [(p.name, g.display(p.name)) for p in st.order if p.alive],
         "commitment": row.commitment,
     }
+
+
+# ---- the host's list of games ------------------------------------------------------------------
+
+def ruleset_choices(lang: str) -> list[tuple[str, str]]:
+    """(id, title) of every rule set, for the new-game form: the title is what the host
+    reads, the id only the value sent."""
+    from ..rules import available, load
+    return [(r, load(r).title_ru if lang == "ru" else load(r).title_en) for r in available()]
+
+
+def games_list(games: list[dict], lang: str) -> list[dict]:
+    """``Host.list_games`` in words: the rule set's title and the phase («Ночь 2»)."""
+    from ..rules import load
+    ru = lang == "ru"
+    out = []
+    for x in games:
+        try:
+            r = load(x["ruleset"])
+            title = r.title_ru if ru else r.title_en
+        except Exception:  # noqa: BLE001 - a game of a rule set no longer bundled
+            title = x["ruleset"]
+        kind, _, num = (x["status"] or "").partition(" ")
+        if x["status"] == "over":
+            status = "игра окончена" if ru else "over"
+        elif kind in ("night", "day"):
+            status = ({"night": "Ночь", "day": "День"} if ru
+                      else {"night": "Night", "day": "Day"})[kind] + f" {num}"
+        else:
+            status = ""
+        out.append({**x, "title": title, "status": status})
+    return out

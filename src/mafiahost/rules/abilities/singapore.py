@@ -133,7 +133,7 @@ def singapore_open(g, params):
 
 # ---- constraints --------------------------------------------------------------------------
 
-@constraint("singapore_can_pay")
+@constraint("singapore_can_pay", targets=False)
 def can_pay(g, p, ab, ts, params):
     price = params.get("coins") or ORDER_PRICE.get(params.get("service"), 0)
     if params.get("item"):
@@ -144,7 +144,7 @@ def can_pay(g, p, ab, ts, params):
     return None
 
 
-@constraint("singapore_in_stock")
+@constraint("singapore_in_stock", targets=False)
 def in_stock(g, p, ab, ts, params):
     item = params["item"]
     pending = sum(1 for a in g.state.pending if g.rules.abilities[a.ability].id == ab.id)
@@ -155,7 +155,7 @@ def in_stock(g, p, ab, ts, params):
     return None
 
 
-@constraint("singapore_has_item")
+@constraint("singapore_has_item", targets=False)
 def has_usable_item(g, p, ab, ts, params):
     item = params["item"]
     if usable(g, p, item) < 1:

@@ -38,19 +38,23 @@ from .models import (
     Base,
     CommandRow,
     EventRow,
+    GameHostRow,
     GameRow,
+    HostAccountRow,
+    HostSessionRow,
     ImportedPostRow,
     PlayerLinkRow,
     VoteRecordRow,
     WebKeyRow,
 )
 
-__all__ = ["HEAD", "Base", "CommandRow", "EventRow", "GameRow", "ImportedPostRow",
+__all__ = ["HEAD", "Base", "CommandRow", "EventRow", "GameHostRow", "GameRow",
+           "HostAccountRow", "HostSessionRow", "ImportedPostRow",
            "PlayerLinkRow", "Store", "VoteRecordRow", "WebKeyRow", "database_url",
            "event_from_json", "event_to_json", "now_iso", "open_store"]
 
 DEFAULT_FILE = "mafiahost.db"
-HEAD = "0002"       # the latest migration; tests check it is the Alembic head
+HEAD = "0003"       # the latest migration; tests check it is the Alembic head
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 

@@ -169,7 +169,7 @@ def resolve_day(g) -> None:
             mech.fn(dc, actor, ts, params)
     for fn, params in g.rules.hooks.get("day_count", ()):
         fn(dc, params)
-    for_ = {}
+    for_: dict = {}
     against_all = 0
     cast = 0
     for p in eligible:

@@ -117,6 +117,8 @@ class Store:
         # handler (which sleeps up to 100 ms between tries); other processes still
         # wait on SQLite's own lock
         self._writer = threading.Lock() if self.url.startswith("sqlite") else None
+        if os.environ.get("MAFIAHOST_SQL_ECHO"):      # every statement to the log
+            kw["echo"] = True
         try:
             self.engine: Engine = create_engine(self.url, **kw)
         except Exception as e:  # noqa: BLE001 - any driver/URL error becomes a sentence

@@ -448,7 +448,8 @@ async def host_create(request: Request):
                                     options=options, mafia=mafia, seed=seed,
                                     name=one(form, "name")[:200],
                                     lang=glang if glang in LANGS else "ru",
-                                    fmt=fmt if fmt in ("plain", "bbcode") else "plain"))
+                                    fmt=fmt if fmt in ("plain", "bbcode") else "plain",
+                                    accept_warnings=one(form, "accept_warnings") == "1"))
         await run_in_threadpool(w.host.links, done.game_id)
     except (Refused, RulesetError) as e:
         msg = refusal(lang, e) if isinstance(e, Refused) else str(e)

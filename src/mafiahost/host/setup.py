@@ -41,10 +41,12 @@ class SetupCommands(HostBase):
     # ---- games -------------------------------------------------------------------------
     def new_game(self, ruleset: str, players: list[str], *, roles=None, options=None,
                  mafia: int | None = None, seed: int | None = None, name: str = "",
-                 lang: str = "ru", fmt: str = "plain", accept_warnings: bool = False) -> Done:
+                 lang: str = "ru", fmt: str = "plain", owner: int | None = None,
+                 accept_warnings: bool = False) -> Done:
         """Deal (or take the host's ``roles``) and store a new game; returns its start post.
 
-        ``roles`` is a list in seating order or a dict name -> role id. A seating that goes
+        ``roles`` is a list in seating order or a dict name -> role id; ``owner`` the host
+        account that owns the game (the web app: the logged-in host). A seating that goes
         against the seed's recommendations (a single under ten players in classic) is
         refused with the warning unless ``accept_warnings``; what the seed forbids is
         always refused."""
@@ -87,6 +89,9 @@ class SetupCommands(HostBase):
                                "options": options,
                                **({"accept_warnings": True} if accept_warnings else {})},
                               [["start", [list(x) for x in seating]]], 0, evs)
+            if owner is not None:
+                from ..store.accounts import set_owner
+                set_owner(s, row.id, owner)
             gid = row.id
         g.events[:] = evs
         self.cache.put(gid, 0, g)

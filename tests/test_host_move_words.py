@@ -57,3 +57,18 @@ def test_act_in_russian_records_the_id_and_answers_in_words(sqlite_db):
     with pytest.raises(HostError) as e:
         h.act(gid, r["doctor"], "лечить", [r["doctor"]])
     assert "heal" not in e.value.ru and "heal" not in e.value.en
+
+
+def test_act_reads_names_as_players_write_them(sqlite_db):
+    """«act 1 Вера убить Анну»: the target in the accusative, found by ``names.Roster``;
+    the answer says how the name was read."""
+    db = sqlite_db
+    gid = new_game(db, seed=5)
+    r = seats(db, gid)
+    killer = r["black_doctor"]
+    victim = next(n for n in NAMES12 if n.endswith("а") and n != killer)
+    accusative = victim[:-1] + "у"
+    d = Host(db).act(gid, killer, "убить", [accusative])
+    assert d.message.endswith(f"→ {victim}. («{accusative}» прочитано как {victim}.)")
+    ex = Host(db).export(gid)
+    assert [op for c in ex["commands"] for op in c["ops"]][-1][3] == [victim]

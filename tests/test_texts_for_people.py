@@ -87,9 +87,11 @@ def test_no_internal_id_reaches_people(tmp_path, ruleset):
     rules = load(ruleset)
     lo, hi = rules.setup.get("min_players", 4), rules.setup.get("max_players", 30)
     n = min(hi, max(lo, 10))
-    gid = h.new_game(ruleset, NAMES[:n], seed=11, name="").game_id
+    key = h.add_host("Ведущий")
+    gid = h.new_game(ruleset, NAMES[:n], seed=11, name="",
+                     owner=h.host_id("Ведущий")).game_id
     links = h.links(gid)
-    hc = client(app, app.state.web.host_key)
+    hc = client(app, key)
     pc = client(app)
     rng = random.Random(3)
     for step in range(5):

@@ -323,6 +323,8 @@ def _forms(world, path: str) -> dict:
             "remove": {"player": "Вера", "why": "x"},
             "absent": {"player": "Вера"}, "excuse": {"player": "Вера"},
             "reissue": {"seat": "Вера"}, "cohost": {"name": HOSTS["owner B"]},
+            "votes": {"dump": "Автор: Егор | 12.03.2024 21:15\n[spoiler=Голос против]Анна"
+                              "[/spoiler]"},
             "games": {"ruleset": "vanilla", "players": "a,b,c,d,e,f"},
             "login": {"key": "nope"}}.get(name, {})
 

@@ -107,11 +107,16 @@ def test_deadline_refuses_late_moves_and_votes_from_players(site):
     hc = client(site["app"], site["key"])
     r = hc.post(f"/host/games/{gid}/deadline", data={"csrf": session_csrf(hc),
                                                       "when": "2001-01-01T10:00"})
-    assert r.status_code == 303
+    assert r.status_code == 303                      # a past deadline is refused...
+    assert "уже прошёл" in hc.get(r.headers["location"]).text
+    assert site["host"].load(gid)[0].deadline is None
+    site["host"].set_deadline(gid, "2001-01-01 10:00", allow_past=True)   # ...unless asked
     c, _, url = player(site, "Глеб")
-    r = c.post(f"{url}/act", data={"csrf": csrf_of(c.get(url).text), "ability": "heal",
+    page = c.get(url).text
+    assert "Фаза закрыта: срок истёк в 10:00 (МСК) 1 января 2001" in page
+    r = c.post(f"{url}/act", data={"csrf": csrf_of(page), "ability": "heal",
                                    "target": "Анна"})
-    assert r.status_code == 409 and "истёк" in r.text
+    assert r.status_code == 409 and "истёк в 10:00 (МСК) 1 января 2001" in r.text
 
 
 def test_english_on_request_and_remembered(site):

@@ -168,7 +168,11 @@ def cmd_game(args) -> int:
     if sub == "new":
         players = [x.strip() for x in args.players.split(",") if x.strip()]
         roles = parse_roles(args.roles, players) if args.roles else None
+        if args.deadline:                   # a bad or past deadline: refused before anything
+            from .host import deadlines
+            deadlines.read(args.deadline)
         d = h.new_game(args.ruleset, players, roles=roles, options=_opts(args.option),
+                       schedule=args.schedule,
                        mafia=args.mafia, seed=args.seed, name=args.name or "",
                        lang=args.lang or "ru", fmt=args.format or "plain",
                        accept_warnings=args.accept_warnings,
@@ -197,7 +201,12 @@ def cmd_game(args) -> int:
             _out(_show_text(info, args.lang or info["lang"]))
         return 0
     if sub == "deadline":
-        return _done(h.set_deadline(args.id, None if args.clear else args.when))
+        return _done(h.set_deadline(args.id, None if args.clear else args.when,
+                                    allow_past=args.past, lang=args.lang))
+    if sub == "schedule":
+        return _done(h.set_schedule(args.id, args.schedule, lang=args.lang))
+    if sub == "reminders":
+        return _reminders(h.reminders(args.hours), args)
     if sub == "replace":
         return _done(h.replace_player(args.id, args.seat, args.by))
     if sub == "remove":
@@ -246,6 +255,27 @@ def _show_text(info, lang) -> str:
     lines.append(f"{'Обязательство (sha256)' if ru else 'Commitment (sha256)'}: "
                  f"{info['commitment']}")
     return "\n".join(lines)
+
+
+def _reminders(items, args) -> int:
+    ru = (args.lang or "ru") == "ru"
+    x = "ru" if ru else "en"
+    if not items:
+        _out("Напоминаний нет: ни у одной игры срок не подходит." if ru
+             else "No reminders: no game's deadline is near.")
+    for r in items:
+        name = f" «{r['name']}»" if r["name"] else ""
+        if r["passed"]:
+            when = ("срок вышел" if ru else "deadline passed") + f" ({r[f'deadline_{x}']})"
+        else:
+            when = (f"до {r['deadline_ru']}, осталось {r['hours_left']} ч" if ru
+                    else f"{r['deadline_en']}, {r['hours_left']} h left")
+        _out(f"{'Игра' if ru else 'Game'} №{r['id']}{name}: {r[f'phase_{x}']} — {when}.")
+        if r["not_acted"]:
+            _out(("  Не прислали ход: " if ru else "  No move yet: ") + ", ".join(r["not_acted"]))
+        if r["not_voted"]:
+            _out(("  Не проголосовали: " if ru else "  Not voted: ") + ", ".join(r["not_voted"]))
+    return 0
 
 
 def _vote_words(t, ru: bool) -> str:
@@ -395,7 +425,7 @@ def cmd_cards(args) -> int:
 
 
 def cmd_undo(args) -> int:
-    return _done(_host(args).undo(args.id, lang=_lang(args)))
+    return _done(_host(args).undo(args.id, lang=_lang(args), dry_run=args.dry_run))
 
 
 def cmd_log(args) -> int:
@@ -524,6 +554,8 @@ def _host_parsers(sub) -> None:
     q.add_argument("--seed", type=int, help="dice seed (default: a fresh random one)")
     q.add_argument("--name", help="a label for the game")
     q.add_argument("--deadline", help="deadline of the first phase, e.g. 2025-05-01 21:00")
+    q.add_argument("--schedule", help='when each phase ends, e.g. "day=+1 23:00, '
+                                      'night=+1 10:00" (default: what the seed says)')
     q.add_argument("--accept-warnings", action="store_true",
                    help="accept the rules' recommendations the setup goes against (e.g. a "
                         "single under ten players in classic); what the rules forbid stays "
@@ -539,8 +571,18 @@ def _host_parsers(sub) -> None:
                                                       "who has not acted or voted")
     q.add_argument("--json", action="store_true")
     q = gs.add_parser("deadline", parents=[db, gid], help="set this phase's deadline")
-    q.add_argument("when", nargs="?", help="e.g. 2025-05-01 21:00 or 2025-05-01T21:00+03:00")
+    q.add_argument("when", nargs="?", help="e.g. 2025-05-01 21:00 (the host's zone, "
+                                           "$MAFIAHOST_TZ, Moscow by default) or "
+                                           "2025-05-01T21:00+03:00")
     q.add_argument("--clear", action="store_true")
+    q.add_argument("--past", action="store_true",
+                   help="accept a time that has passed (a game entered afterwards)")
+    q = gs.add_parser("schedule", parents=[db, gid],
+                      help="when each phase ends; sets the next deadline at every resolve")
+    q.add_argument("schedule", help='e.g. "day=+1 23:00, night=+1 10:00" or "day=48h"')
+    q = gs.add_parser("reminders", parents=[db],
+                      help="games whose deadline has passed or comes soon")
+    q.add_argument("--hours", type=float, default=24, help="within this many hours (24)")
     q = gs.add_parser("replace", parents=[db, gid], help="замена: a new player takes a seat")
     q.add_argument("seat")
     q.add_argument("by")
@@ -585,7 +627,9 @@ def _host_parsers(sub) -> None:
     p.add_argument("--phase", help='every private message of a phase, e.g. "night 2"')
     p = sub.add_parser("cards", parents=[db, gid], help="role cards to send at the start")
     p.add_argument("player", nargs="?")
-    sub.add_parser("undo", parents=[db, gid], help="revert the last command exactly")
+    p = sub.add_parser("undo", parents=[db, gid], help="revert the last command exactly")
+    p.add_argument("--dry-run", action="store_true",
+                   help="say what undo would revert, change nothing")
     p = sub.add_parser("log", parents=[db, gid], help="every event with its cause (host only)")
     p.add_argument("--undone", action="store_true", help="also list undone commands")
     p = sub.add_parser("export", parents=[db, gid], help="the whole game as one JSON file")

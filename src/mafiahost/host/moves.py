@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..engine.errors import Refused
+from ..names import Roster
 from .ability_words import ability_id
 from .core import (
     Done,
@@ -27,10 +28,12 @@ class MoveCommands(HostBase):
         def fn(c: _Ctx):
             g = c.g
             la = lang or c.row.lang
-            a = self.seat(g, actor)
+            roster = Roster.of_game(g)
+            notes: list[str] = []
+            a = _read_name(g, roster, actor, la, notes)
             g.player(a)
             ab_id = ability_id(g, a, ability)
-            ts = [self.seat(g, t) for t in targets]
+            ts = [_read_name(g, roster, t, la, notes) for t in targets]
             allowed = replace or bool(g.rules.forum.get("replace_moves"))
             n0 = len(g.events)
             try:
@@ -53,7 +56,9 @@ class MoveCommands(HostBase):
                            f"Move replaced (was '{was}'); recorded: {move}.")
             else:
                 msg = _say(la, f"Ход принят: {move}.", f"Move recorded: {move}.")
-            return Done(game_id, msg, data={"replaced": w is not None})
+            if notes:
+                msg += " " + " ".join(notes)
+            return Done(game_id, msg, data={"replaced": w is not None, "notes": notes})
         return self._command(game_id, "act", {"actor": actor, "ability": ability,
                                               "targets": list(targets), "replace": replace},
                              fn, guard)
@@ -67,3 +72,21 @@ def _move_words(g, key: str, ab_id: str, actor: str, targets, lang: str) -> str:
     if targets:
         move += " → " + ", ".join(g.display(t) for t in targets)
     return move
+
+
+def _read_name(g, roster: Roster, text: str, lang: str, notes: list[str]) -> str:
+    """The seat a typed name means (``names.Roster.target``: case, ё/е, declension, short
+    forms, a close spelling); a reading that is not exact is told in ``notes``; two
+    players who fit are refused; a name that fits nobody is left for the engine's
+    sentence (which lists the players)."""
+    m = roster.target(text)
+    if m.how in ("ambiguous", "several"):
+        who = ", ".join(g.display(c) for c in m.candidates)
+        raise HostError(f"«{text}» подходит нескольким игрокам: {who}; напишите имя точнее.",
+                        f"'{text}' fits several players: {who}; write the name in full.")
+    if m.seat is None:
+        return text
+    if not m.exact:
+        notes.append(_say(lang, f"(«{text}» прочитано как {g.display(m.seat)}.)",
+                          f"('{text}' read as {g.display(m.seat)}.)"))
+    return m.seat

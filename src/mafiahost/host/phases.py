@@ -36,8 +36,13 @@ class PhaseCommands(HostBase):
             row, g = self.load(game_id)
             la, fm = lang or row.lang, fmt or row.fmt
             warn = warnings(g, row, la)
+            old_label = f"{g.state.phase} {g.state.number}"
             evs = g.resolve()
-            text = posts.phase_post(g, evs, la, fm, deadline=_deadline_for(row, g))
+            with self.store.session() as s:
+                nxt, why = self._scheduled(s, row, old_label, g, la)
+            warn += why
+            text = posts.phase_post(g, evs, la, fm,
+                                    deadline=nxt if nxt is not None else _deadline_for(row, g))
             head = [_say(la, "ПРЕДПРОСМОТР: ничего не записано.",
                          "PREVIEW: nothing was recorded.")]
             head += ["! " + x for x in warn]
@@ -53,9 +58,16 @@ class PhaseCommands(HostBase):
             la, fm = lang or c.row.lang, fmt or c.row.fmt
             label = _phase_words(g, la)
             warn = warnings(g, c.row, la)
+            old_label = f"{g.state.phase} {g.state.number}"
             n0 = len(g.events)
             c.op("resolve")
             evs = g.events[n0:]
+            nxt, why = self._scheduled(c.s, c.row, old_label, g, la)
+            if nxt is not None:           # undo puts the old deadline back
+                c.before = {"deadline": c.row.deadline, "deadline_phase": c.row.deadline_phase}
+                c.row.deadline = nxt.isoformat()
+                c.row.deadline_phase = f"{g.state.phase} {g.state.number}"
+                warn += why
             text = posts.phase_post(g, evs, la, fm, deadline=_deadline_for(c.row, g))
             if g.state.over:
                 text += "\n\n" + posts.final_post(g, self._reveal(c.row), la, fm)
@@ -68,6 +80,40 @@ class PhaseCommands(HostBase):
                 msg = "\n".join(["! " + x for x in warn] + [msg])
             return Done(game_id, msg, text, data={"warnings": warn})
         return self._command(game_id, "resolve", {}, fn)
+
+    def _scheduled(self, s, row, old_label: str, g, lang: str):
+        """The deadline the game's schedule gives the phase ``g`` is in now (just
+        resolved from ``old_label``): counted from the old phase's deadline, or from now
+        when there was none or the result would already have passed (said in a warning)."""
+        from datetime import datetime
+
+        from ..render.posts import deadline_words
+        from . import deadlines
+        if g.state.over:
+            return None, []
+        rule = self.schedule_of(s, row, g).get(g.state.phase)
+        if not rule:
+            return None, []
+        now = deadlines.now()
+        start = None
+        if row.deadline and row.deadline_phase == old_label:
+            try:
+                start = datetime.fromisoformat(row.deadline)
+            except ValueError:
+                start = None
+            if start is not None and start.tzinfo is None:
+                start = start.replace(tzinfo=deadlines.zone())
+        t = deadlines.next_deadline(rule, start or now)
+        if t > now:
+            return t, []
+        late = t
+        t = deadlines.next_deadline(rule, now)
+        return t, [_say(lang, f"По расписанию срок вышел бы «до {deadline_words(late, 'ru')}», "
+                              f"а это время уже прошло: срок считается от сейчас — до "
+                              f"{deadline_words(t, 'ru')}.",
+                        f"By the schedule the deadline would be {deadline_words(late, 'en')}, "
+                        f"which has passed: it is counted from now — "
+                        f"{deadline_words(t, 'en')}.")]
 
     @staticmethod
     def _reveal(row: GameRow) -> dict:
@@ -111,7 +157,7 @@ class PhaseCommands(HostBase):
             if not any(e.audience == "public" for e in evs):
                 continue
             if cmd.kind in ("resolve", "remove", "replace", "absent"):
-                text = posts.phase_post(g, evs, la, fm)
+                text = posts.phase_post(g, evs, la, fm, deadline=_deadline_for(row, g))
                 if any(e.type == "game_over" for e in evs):
                     text += "\n\n" + posts.final_post(g, self._reveal(row), la, fm)
                 return text
@@ -155,25 +201,46 @@ class PhaseCommands(HostBase):
         return {g.display(n): posts.role_card(g, n, la, fm) for n in names}
 
     # ---- undo and the log --------------------------------------------------------------
-    def undo(self, game_id: int, lang: str | None = None) -> Done:
+    def undo(self, game_id: int, lang: str | None = None, dry_run: bool = False) -> Done:
         """Revert the last command exactly: its events, its vote records and the store
-        fields it changed (the deadline) go; the command stays in the log as undone."""
+        fields it changed (the deadline) go; the command stays in the log as undone. The
+        answer says in words what was (with ``dry_run``: would be) reverted, and what
+        happens to the deadline."""
+        if dry_run:
+            with self.store.session() as s:
+                row = self._row(s, game_id)
+                cmd = Store.last_command(s, game_id)
+                la = lang or row.lang
+                if cmd is None or cmd.kind == "new":
+                    raise _nothing_to_undo()
+                g = self._game(s, row)
+                what = undo_words(g, row, cmd, la)
+            return Done(game_id, _say(la, f"Отмена вернёт: {what}. Ничего не изменено; "
+                                          f"отменить: undo {game_id}.",
+                                      f"Undo would revert: {what}. Nothing changed; to do "
+                                      f"it: undo {game_id}."), data={"what": what})
         try:
             with self.store.locked(game_id) as (s, row):
                 cmd = Store.last_command(s, game_id)
                 la = lang or row.lang
                 if cmd is None or cmd.kind == "new":
-                    raise HostError("Отменять нечего: после создания игры команд не было.",
-                                    "Nothing to undo: no command since the game was created.")
+                    raise _nothing_to_undo()
+                what = undo_words(self._game(s, row), row, cmd, la)
                 Store.drop_command_effects(s, cmd)
                 for k, v in json.loads(cmd.before).items():
                     setattr(row, k, v)
-                what = f"#{cmd.seq} {cmd.kind} {_args_text(cmd)}".strip()
-                return Done(game_id, _say(la, f"Отменено: {what} (событий: {cmd.n_events}).",
-                                          f"Undone: {what} ({cmd.n_events} events)."))
+                return Done(game_id, _say(la, f"Отменено: {what}.", f"Undone: {what}."),
+                            data={"what": what})
         except LookupError:
             with self.store.session() as s:
                 raise self._no_game(s, game_id) from None
+
+    def undo_preview(self, game_id: int, lang: str | None = None) -> str:
+        """What ``undo`` would revert, in words ("" when nothing can be undone)."""
+        try:
+            return self.undo(game_id, lang, dry_run=True).data["what"]
+        except HostError:
+            return ""
 
     def log(self, game_id: int, undone: bool = False) -> list[str]:
         """Every event with the command that caused it, every roll; for the host only."""
@@ -206,8 +273,13 @@ class PhaseCommands(HostBase):
         row, g = self.load(game_id)
         la, fm = lang or row.lang, fmt or row.fmt
         warn = warnings(g, row, la)
+        old_label = f"{g.state.phase} {g.state.number}"
         evs = g.resolve()
-        post = posts.phase_post(g, evs, la, fm, deadline=_deadline_for(row, g))
+        with self.store.session() as s:
+            nxt, why = self._scheduled(s, row, old_label, g, la)
+        warn += why
+        post = posts.phase_post(g, evs, la, fm,
+                                deadline=nxt if nxt is not None else _deadline_for(row, g))
         if g.state.over:
             post += "\n\n" + posts.final_post(g, self._reveal(row), la, fm)
         pms = {}
@@ -292,3 +364,74 @@ def warnings(g, row, lang: str) -> list[str]:
                                 f"The phase's deadline has not come yet ({words}): players "
                                 f"may still send moves and votes."))
     return out
+
+
+def _nothing_to_undo() -> HostError:
+    return HostError("Отменять нечего: после создания игры команд не было.",
+                     "Nothing to undo: no command since the game was created.")
+
+
+def undo_words(g, row, cmd, lang: str) -> str:
+    """A command as the host would say it («ход Анна — Убийство → Вера», «итоги фазы
+    «Ночь 1»: игра вернётся в Ночь 1»), plus what happens to the deadline."""
+    from ..render import posts
+    w = posts.Writer(g, lang, "plain")
+    ru = lang == "ru"
+    ops = json.loads(cmd.ops) if isinstance(cmd.ops, str) else (cmd.ops or [])
+    evs = g.events[cmd.first_event:cmd.first_event + cmd.n_events]
+    parts = []
+    for op in ops:
+        kind = op[0]
+        if kind == "submit":
+            actor = op[1]
+            p = g.state.players.get(actor)
+            spec = g.rules.abilities.get(f"{p.role}.{op[2]}") if p else None
+            if spec is None:
+                spec = next((e for e in evs if e.type == "action"), None)
+                name = op[2] if spec is None else w.ability_name(op[2], spec.data.get("key"))
+            else:
+                name = spec.name_ru if ru else spec.name_en
+            t = " → " + ", ".join(g.display(x) for x in op[3]) if op[3] else ""
+            parts.append(_say(lang, f"ход {g.display(actor)} — {name}{t}",
+                              f"the move {g.display(actor)} — {name}{t}"))
+        elif kind == "vote":
+            parts.append(_say(lang, f"голос {g.display(op[1])} → {w.who(op[2])}",
+                              f"the vote {g.display(op[1])} → {w.who(op[2])}"))
+        elif kind == "resolve":
+            ph = w.phase_label(posts._resolved_label(g, evs))
+            parts.append(_say(lang, f"итоги фазы «{ph}» (игра вернётся в фазу «{ph}», все "
+                                    f"её ходы и голоса снова в силе)",
+                              f"the result of {ph} (the game goes back to {ph}, with all "
+                              f"its moves and votes)"))
+        elif kind == "remove":
+            parts.append(_say(lang, f"вывод из игры: {g.display(op[1])}",
+                              f"the removal of {g.display(op[1])}"))
+        elif kind == "replace_player":
+            parts.append(_say(lang, f"замена {g.display(op[1])} → {op[2]}",
+                              f"the replacement {op[1]} → {op[2]}"))
+        elif kind == "absent":
+            parts.append(_say(lang, f"отметка «нет отписки»: {g.display(op[1])}",
+                              f"the absence of {g.display(op[1])}"))
+        elif kind == "excuse":
+            parts.append(_say(lang, f"освобождение от голосования: {g.display(op[1])}",
+                              f"the excuse of {g.display(op[1])}"))
+    if cmd.kind == "votes_import":
+        n = sum(1 for op in ops if op[0] == "vote")
+        parts = [_say(lang, f"импорт голосов из темы (голосов: {n})",
+                      f"the import of votes from the thread ({n} votes)")]
+    before = json.loads(cmd.before or "{}")
+    if "deadline" in before:
+        old = before.get("deadline")
+        if cmd.kind == "deadline":
+            parts = [_say(lang, "новый срок", "the new deadline")]
+        if old != row.deadline:
+            parts.append(_say(lang, "срок вернётся: " + (f"до {posts.deadline_words(old, lang)}"
+                                                        if old else "без срока"),
+                              "the deadline goes back to " + (
+                                  posts.deadline_words(old, lang) if old else "none")))
+    elif row.deadline and cmd.kind == "resolve":
+        parts.append(_say(lang, f"срок остаётся: до {posts.deadline_words(row.deadline, lang)}",
+                          f"the deadline stays: {posts.deadline_words(row.deadline, lang)}"))
+    if not parts:
+        parts.append(_say(lang, f"команда «{cmd.kind}»", f"the command '{cmd.kind}'"))
+    return "; ".join(parts)

@@ -31,7 +31,6 @@ from .core import (
     new_seed,
     not_acted,
     not_voted,
-    parse_time,
 )
 
 
@@ -42,7 +41,7 @@ class SetupCommands(HostBase):
     def new_game(self, ruleset: str, players: list[str], *, roles=None, options=None,
                  mafia: int | None = None, seed: int | None = None, name: str = "",
                  lang: str = "ru", fmt: str = "plain", owner: int | None = None,
-                 accept_warnings: bool = False) -> Done:
+                 accept_warnings: bool = False, schedule: str | None = None) -> Done:
         """Deal (or take the host's ``roles``) and store a new game; returns its start post.
 
         ``roles`` is a list in seating order or a dict name -> role id; ``owner`` the host
@@ -51,6 +50,8 @@ class SetupCommands(HostBase):
         refused with the warning unless ``accept_warnings``; what the seed forbids is
         always refused."""
         players = [p.strip() for p in players if p.strip()]
+        from .deadlines import parse_schedule
+        sched = parse_schedule(schedule)
         if not players:
             raise HostError("Не указаны игроки: --players \"Анна,Борис,...\".",
                             "No players given: --players \"Anna,Boris,...\".")
@@ -91,7 +92,8 @@ class SetupCommands(HostBase):
             Store.add_command(s, row.id, "new",
                               {"players": players, "roles": bool(roles), "mafia": mafia,
                                "options": options,
-                               **({"accept_warnings": True} if accept_warnings else {})},
+                               **({"accept_warnings": True} if accept_warnings else {}),
+                               **({"schedule": sched} if sched else {})},
                               [["start", [list(x) for x in seating]]], 0, evs)
             if owner is not None:
                 from ..store.accounts import set_owner
@@ -181,20 +183,87 @@ class SetupCommands(HostBase):
             if last else None,
         }
 
-    def set_deadline(self, game_id: int, when: str | None) -> Done:
-        t = parse_time(when)
+    def set_deadline(self, game_id: int, when: str | None, *, allow_past: bool = False,
+                     lang: str | None = None) -> Done:
+        """This phase's deadline (``when`` in the host's zone unless it names one; a time
+        that has passed is refused unless ``allow_past``: a game entered afterwards);
+        ``None`` removes it."""
+        from . import deadlines
+        t = deadlines.read(when, allow_past=allow_past) if when else None
 
         def fn(c: _Ctx):
+            from ..render.posts import Writer, deadline_words
             c.before = {"deadline": c.row.deadline, "deadline_phase": c.row.deadline_phase}
             if c.g.state.over:
                 raise HostError("Игра окончена: срок не нужен.", "The game is over.")
             label = f"{c.g.state.phase} {c.g.state.number}"
             c.row.deadline = t.isoformat() if t else None
             c.row.deadline_phase = label if t else None
-            lang = c.row.lang
-            return Done(game_id, _say(lang, f"Срок ({label}): {c.row.deadline or 'снят'}.",
-                                      f"Deadline ({label}): {c.row.deadline or 'removed'}."))
+            la = lang or c.row.lang
+            ph = Writer(c.g, la).phase_label(label)
+            if t is None:
+                return Done(game_id, _say(la, f"Срок фазы «{ph}» снят.",
+                                          f"The deadline of {ph} is removed."))
+            return Done(game_id, _say(la, f"Срок фазы «{ph}»: до {deadline_words(t, 'ru')}.",
+                                      f"The deadline of {ph}: {deadline_words(t, 'en')}."))
         return self._command(game_id, "deadline", {"when": when}, fn)
+
+    def reminders(self, within_hours: float = 24) -> list[dict]:
+        """The host's reminders due: every game not over whose phase has a deadline that
+        has passed or comes within ``within_hours``, with who has not acted or voted."""
+        from datetime import datetime, timedelta
+
+        from sqlalchemy import select
+
+        from ..render.posts import Writer, deadline_words
+        from . import deadlines
+        now = deadlines.now()
+        out = []
+        with self.store.session() as s:
+            rows = list(s.scalars(select(GameRow).where(GameRow.deadline.is_not(None))
+                                  .order_by(GameRow.id)))
+            for row in rows:
+                g = self._game(s, row)
+                label = f"{g.state.phase} {g.state.number}"
+                if g.state.over or row.deadline_phase != label:
+                    continue
+                t = datetime.fromisoformat(row.deadline)
+                if t.tzinfo is None:
+                    t = t.replace(tzinfo=deadlines.zone())
+                if t - now > timedelta(hours=within_hours):
+                    continue
+                left = (t - now).total_seconds() / 3600
+                out.append({"id": row.id, "name": row.name, "deadline": t.isoformat(),
+                            "passed": left <= 0, "hours_left": round(left, 1),
+                            "phase_ru": Writer(g, "ru").phase_label(label),
+                            "phase_en": Writer(g, "en").phase_label(label),
+                            "deadline_ru": deadline_words(t, "ru"),
+                            "deadline_en": deadline_words(t, "en"),
+                            "not_acted": not_acted(g),
+                            "not_voted": not_voted(g) if g.state.phase == "day" else []})
+        return out
+
+    def set_schedule(self, game_id: int, text: str, lang: str | None = None) -> Done:
+        """The game's schedule: when each phase ends (``deadlines``); the next phase's
+        deadline is set from it at every resolve."""
+        from . import deadlines
+        sched = deadlines.parse_schedule(text)
+
+        def fn(c: _Ctx):
+            la = lang or c.row.lang
+            now = {**self.schedule_of(c.s, c.row, c.g), **sched}
+            return Done(game_id, _say(la, f"Расписание: {deadlines.schedule_words(now, 'ru')}.",
+                                      f"Schedule: {deadlines.schedule_words(now, 'en')}."),
+                        data={"schedule": now})
+        return self._command(game_id, "schedule", {"schedule": sched}, fn)
+
+    def schedule_of(self, s, row, g) -> dict:
+        """The game's schedule: the rule set's (its seed's) overlaid by the host's."""
+        sched = dict(g.rules.forum.get("schedule") or {})
+        for cmd in Store.commands(s, row.id):
+            if cmd.kind in ("new", "schedule"):
+                sched.update(json.loads(cmd.args).get("schedule") or {})
+        return {k: v for k, v in sched.items() if k in ("day", "night")}
 
 
     # ---- the host's other commands -----------------------------------------------------

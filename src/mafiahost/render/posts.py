@@ -546,9 +546,10 @@ def deadline_words(deadline, lang: str = "ru") -> str:
             mins = int(abs(off) * 60)
             zone = f"UTC{sign}{mins // 60}" + (f":{mins % 60:02d}" if mins % 60 else "")
     clock = t.strftime("%H:%M") + (f" ({zone})" if zone else "")
+    year = f" {t.year}" if t.year != datetime.now(t.tzinfo).year else ""
     if lang == "ru":
-        return f"{clock} {t.day} {MONTHS_RU[t.month - 1]}"
-    return f"{clock} on {t.day} {MONTHS_EN[t.month - 1]}"
+        return f"{clock} {t.day} {MONTHS_RU[t.month - 1]}{year}"
+    return f"{clock} on {t.day} {MONTHS_EN[t.month - 1]}{year}"
 
 
 def _resolved_label(g, events: list) -> str:

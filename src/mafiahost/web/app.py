@@ -384,10 +384,14 @@ def _late_guard(lang: str):
         if dl is not None:
             from datetime import datetime
             if is_late(datetime.now().astimezone(), dl):
-                raise HostError(f"Срок этой фазы ({row.deadline}) истёк: ход не принят. "
-                                f"Напишите ведущему.",
-                                f"This phase's deadline ({row.deadline}) has passed: the move "
-                                f"is not taken. Write to the host.")
+                from ..render.posts import deadline_words
+                now = datetime.now(dl.tzinfo) if dl.tzinfo else datetime.now()
+                raise HostError(f"Срок этой фазы истёк в {deadline_words(dl, 'ru')} (сейчас "
+                                f"{deadline_words(now, 'ru')}): ход не принят. Напишите "
+                                f"ведущему.",
+                                f"This phase's deadline passed at {deadline_words(dl, 'en')} "
+                                f"(now {deadline_words(now, 'en')}): the move is not taken. "
+                                f"Write to the host.")
     return guard
 
 
@@ -554,8 +558,15 @@ async def host_create(request: Request):
 def _host_game(w: Web, gid: int, lang: str) -> dict:
     dates = w.host.link_dates(gid)
     hosts = w.host.game_hosts(gid)
+    from ..host.phases import undo_words, warnings
+    from ..store import Store
+    with w.host.store.session() as s:
+        last = Store.last_command(s, gid)
     with w.host.reading(gid) as (row, g):
         data = views.host_game(row, g, lang)
+        data["undo"] = undo_words(g, row, last, lang) \
+            if last is not None and last.kind != "new" else ""
+        data["warnings"] = warnings(g, row, lang)
     for p in data["players"]:
         p["link_at"] = dates.get(p["seat"])
     data["hosts"] = hosts
@@ -772,10 +783,20 @@ def _cmd_cohost(w, gid, f, lang, who):
     return Done(gid, TEXTS[lang]["done"] + f": {TEXTS[lang]['hosts']} — {name}."), None
 
 
+def _cmd_votes(w, gid, f, lang, who):
+    """A pasted thread dump: the same import as ``votes import`` on the command line."""
+    aliases = dict(a.split("=", 1) for a in one(f, "aliases").splitlines() if "=" in a)
+    d = w.host.import_votes(gid, one(f, "dump")[:2_000_000], aliases=aliases, lang=lang)
+    lines = [d.message] + [f"! {p}" for p in d.data.get("problems", ())] + \
+        [f"~ {p}" for p in d.data.get("notes", ())]
+    d.message = "\n".join(lines)
+    return d, None
+
+
 COMMANDS = {"resolve": _cmd_resolve, "undo": _cmd_undo, "deadline": _cmd_deadline,
             "act": _cmd_act, "vote": _cmd_vote, "replace": _cmd_replace,
             "remove": _cmd_remove, "absent": _cmd_absent, "excuse": _cmd_excuse,
-            "reissue": _cmd_reissue, "cohost": _cmd_cohost}
+            "reissue": _cmd_reissue, "cohost": _cmd_cohost, "votes": _cmd_votes}
 
 
 def host_command(name: str):

@@ -157,6 +157,15 @@ def _vote_name(g, v):
     return g.display(v)
 
 
+def _closed(dl) -> bool:
+    """Has this phase's deadline passed (the page then says the phase is closed)?"""
+    from datetime import datetime
+
+    from ..host import is_late
+    t = parse_time(dl) if dl else None
+    return t is not None and is_late(datetime.now().astimezone(), t)
+
+
 def player_page(row, g, seat: str, lang: str) -> dict:
     st = g.state
     p = st.players[seat]
@@ -167,7 +176,9 @@ def player_page(row, g, seat: str, lang: str) -> dict:
         "game_id": row.id, "game_name": row.name,
         "title": g.rules.title_ru if lang == "ru" else g.rules.title_en,
         "me": g.display(seat), "alive": p.alive, "over": st.over,
-        "phase": w.phase_label(lab), "deadline": dl,
+        "phase": w.phase_label(lab),
+        "deadline": posts.deadline_words(dl, lang) if dl else None,
+        "closed": _closed(dl),
         "card": posts.role_card(g, seat, lang, "plain"),
         "moves": player_moves(g, seat, lang),
         "vote": player_vote(g, seat, lang),
@@ -250,7 +261,8 @@ def host_game(row, g, lang: str) -> dict:
         "phase": w.phase_label(lab) if not st.over else "", "phase_kind": st.phase,
         "over": st.over,
         "winners": ", ".join(w.faction_name(f) for f in st.winners),
-        "deadline": dl, "players": players, "moves": moves,
+        "deadline": posts.deadline_words(dl, lang) if dl else None, "closed": _closed(dl),
+        "players": players, "moves": moves,
         "not_acted": [] if st.over else not_acted(g),
         "not_voted": [] if st.over or st.phase != "day" else not_voted(g),
         "count": posts.vote_count_post(g, lang, "plain", deadline=parse_time(dl))

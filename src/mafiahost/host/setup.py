@@ -194,6 +194,11 @@ class SetupCommands(HostBase):
         def fn(c):
             p = self.seat(c.g, seat)
             was = c.g.display(p)
+            try:                 # the newcomer's nick: as checked as the names at creation
+                validate_names([c.g.display(q.name) for q in c.g.state.order
+                                if q.name != p] + [by.strip()])
+            except NameRefused as e:
+                raise HostError(e.ru, e.en) from None
             c.op("replace_player", p, by.strip())
             return Done(game_id, _say(c.row.lang, f"Замена: {was} → {by}.",
                                       f"Replacement: {was} → {by}."))

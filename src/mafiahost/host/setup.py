@@ -27,7 +27,7 @@ from .core import (
     _Ctx,
     _say,
     can_use,
-    commitment,
+    deal_commitment,
     new_seed,
     not_acted,
     not_voted,
@@ -70,7 +70,8 @@ class SetupCommands(HostBase):
         else:
             seating = deal(rules, players, seed, mafia)
         g = Game(rules, seating, seed)
-        c = commitment(seed, salt)
+        c = deal_commitment(salt, seed, rules.id, rules.version, options, not roles, mafia,
+                            seating)
         with self.store.session() as s:
             now = now_iso()
             row = GameRow(name=name, ruleset=rules.id, ruleset_version=rules.version,

@@ -646,8 +646,15 @@ def final_post(g, seed_reveal: dict | None = None, lang: str = "ru",
         for k, v in seed_reveal.items():
             if str(k).startswith("_"):
                 continue
+            if k == "export":
+                continue
             key = k if k in ("seed", "salt", "commitment") else "seed_other"
             lines.append(w.t("final", key, key=k, value=v))
+        where = str(seed_reveal.get("export") or "")
+        if where.startswith("#file:"):
+            lines.append(w.t("final", "export_file", id=where[6:]))
+        elif where:
+            lines.append(w.t("final", "export_url", url=where))
         lines.append(w.t("final", "verify"))
     return "\n".join(lines)
 

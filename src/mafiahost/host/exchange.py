@@ -315,7 +315,8 @@ def _verify(data: dict, rep: VerifyReport) -> None:
                  "The roles were assigned by the host (not dealt from the seed); the hash "
                  "bound them before the start." if scheme == DEAL_SCHEME else
                  "The roles were assigned by the host (not dealt from the seed).")
-    g = Game(rules, seating, seed)
+    g = Game(rules, seating, seed,
+             accept_warnings=bool(cmds[0]["args"].get("accept_warnings")))
     n_cmd = 0
     for c in cmds[1:]:
         try:

@@ -80,7 +80,8 @@ def test_host_and_players_play_a_night_in_the_browser(browser, tmp_path):
             shown = {}
             for form in pg.locator("form.move").all():
                 ab = form.locator("input[name=ability]").input_value()
-                opts = form.locator("select option").all_inner_texts()
+                opts = [o for o in form.locator("select option").all_inner_texts()
+                        if o != "—"]                 # the placeholder: nothing preselected
                 shown[ab] = set(opts) if opts else {None}
             assert shown == legal, name
         moves = [("Анна", "check", "Борис"), ("Борис", "cover", "Вера"),
@@ -103,12 +104,14 @@ def test_host_and_players_play_a_night_in_the_browser(browser, tmp_path):
         # the host sees every move, previews with causes, resolves
         hp.goto(f"{srv.url}/host/games/{gid}")
         moves_text = hp.locator("ol.moves").inner_text()
-        for name, ability, _target in moves:
-            assert name in moves_text and ability in moves_text
+        for name, ability, _target in moves:         # in words: the role sheet's names
+            title = g0.rules.abilities[f"{ROLES6[name]}.{ability}"].name_ru
+            assert f"{name} — {title}" in moves_text and ability not in moves_text
         hp.screenshot(path=str(SHOTS / "host-desktop.png"), full_page=True)
         hp.click("text=Предпросмотр итогов")
         assert "ПРЕДПРОСМОТР" not in hp.content()          # the page, not the CLI banner
-        assert "check_result" in hp.locator("ol.causes").inner_text()
+        causes = hp.locator("ul.causes").inner_text()     # what will happen, in sentences
+        assert "Анна проверяет Борис" in causes and "check_result" not in causes
         hp.on("dialog", lambda d: d.accept())
         hp.click("form[action$='/resolve'] button")
         assert hp.url.endswith("/posts")

@@ -197,7 +197,11 @@ async def form_of(request: Request) -> dict:
     origin = request.headers.get("origin")
     if origin is not None:              # "null" too: a sandboxed frame, a data: page
         host = request.headers.get("host", "")
-        if origin == "null" or origin.split("://", 1)[-1] != host:
+        # a browser sends "null" for its own pages' forms under Referrer-Policy:
+        # no-referrer; Sec-Fetch-Site (set by the browser, not by a page) tells those apart
+        # from a sandboxed frame or a data: page, which are cross-site
+        own = origin == "null" and request.headers.get("sec-fetch-site") == "same-origin"
+        if not own and (origin == "null" or origin.split("://", 1)[-1] != host):
             raise HTTPException(403)
     out: dict[str, list[str]] = {}
     ctype = request.headers.get("content-type", "")

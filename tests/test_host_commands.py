@@ -79,9 +79,11 @@ def test_replacement_and_host_override_are_in_the_log(sqlite_db):
     cli_ok("game", "remove", gid, r["maniac"], "--why", "оскорбления", "--db", db)
     info = {p["seat"]: p for p in show(gid, db)["players"]}
     assert not info[r["maniac"]]["alive"] and info[r["maniac"]]["how"] == "host"
-    log = cli_ok("log", gid, "--db", db)
+    log = cli_ok("log", gid, "--ids", "--db", db)          # the raw log, for the host
     assert "replaced (public)" in log and "by=Новенький" in log
     assert "how=host" in log and "оскорбления" in log
+    words = cli_ok("log", gid, "--db", db)                 # the log in words
+    assert "Новенький" in words and "how=host" not in words and "replaced" not in words
     assert r["maniac"] in cli_ok("post", gid, "--db", db)     # the announcement
 
 

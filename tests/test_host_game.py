@@ -84,7 +84,7 @@ def test_whole_gemini_game_through_the_cli(any_db, tmp_path):
     assert str(data["seed"]) in final and data["salt"] in final      # the seed is revealed
     for p in info["players"]:
         assert p["seat"] in final
-    log = cli_ok("log", gid, "--db", db)
+    log = cli_ok("log", gid, "--ids", "--db", db)
     assert log.count("\n") > len(events_of(db, gid))          # every event, under its command
 
     path = tmp_path / "game.json"

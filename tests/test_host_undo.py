@@ -80,7 +80,8 @@ def test_undo_after_each_kind_of_command(sqlite_db, tmp_path):
         cli_ok("undo", gid, "--db", db)
         assert snapshot(db, gid) == s
     log = cli_ok("log", gid, "--undone", "--db", db)
-    assert "[undone]" in log
+    assert "[отменено]" in log
+    assert "[undone]" in cli_ok("log", gid, "--undone", "--ids", "--db", db)
 
 
 @pytest.mark.parametrize("kind", ["act", "vote"])

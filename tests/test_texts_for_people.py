@@ -163,3 +163,23 @@ def test_no_id_in_the_texts_of_thirty_games(ruleset):
                       f"messages to {p.name}", ids, lang)
                 check(posts.role_card(g, p.name, lang), ruleset, "card", ids, lang)
             check(posts.final_post(g, {"seed": g.seed}, lang), ruleset, "final", ids, lang)
+
+
+def test_the_final_log_keeps_original_and_replacement_nicks():
+    """Before a замена the log names the seat by its original player, after it by the
+    replacement; the roles list names the seat as it is played now."""
+    from test_web_support import ROLES6
+
+    from mafiahost.engine.game import Game
+    from mafiahost.render import posts
+    g = Game(load("gemini"), list(ROLES6.items()), seed=3)
+    g.submit("Вера", "kill", ["Дина"])
+    g.submit("Анна", "check", ["Глеб"])
+    g.resolve()
+    g.replace_player("Анна", "Новичок")
+    g.vote("Анна", "Вера")
+    g.resolve()
+    log = posts.final_post(g, None, "ru").split("Лог игры", 1)[1]
+    night, _, rest = log.partition("День 1")
+    assert "Анна проверяет Глеб" in night and "Новичок" not in night
+    assert "Новичок" in rest

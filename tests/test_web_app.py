@@ -93,7 +93,8 @@ def test_host_resolve_preview_posts_log_undo(site):
     posts = hc.get(r.headers["location"]).text
     assert "Утро после ночи 1" in posts and "[b]" in posts or "[" in posts
     log = hc.get(f"/host/games/{gid}/log").text
-    assert "resolve" in log and "roll" in log or "eliminated" in log
+    assert "итоги фазы «Ночь 1»" in log and "Дина выбывает" in log   # in words
+    assert "eliminated" not in log
     r = hc.post(f"/host/games/{gid}/undo", data={"csrf": csrf})
     assert r.status_code == 303
     assert site["host"].load(gid)[1].state.phase == "night"

@@ -321,7 +321,8 @@ def _game_demo(h, args) -> int:
         if moves:
             ab, ts = (other or moves)[len(tries) * 5 % len(other or moves)]
             factions.add(p.faction)
-            tries.append(f"{prog} act {gid} {p.name} {ab} {' '.join(ts)}{db}")
+            tries.append(f"{prog} act {gid} {p.name} {_move_word(g, p.name, ab)} "
+                         f"{' '.join(ts)}{db}")
     tries += [f"{prog} game show {gid}{db}",
               f"{prog} cards {gid} {names[0]}{db}",
               f"{prog} resolve {gid} --preview{db}",
@@ -339,6 +340,19 @@ def _game_demo(h, args) -> int:
     _out("")
     _out("Все команды / every command: docs/hosting.md")
     return 0
+
+
+def _move_word(g, seat: str, ab: str) -> str:
+    """The Russian word a player would write for the move (the first word of its name,
+    when that word reads back as the same move), else its id."""
+    from .host.ability_words import _first, ability_id
+    from .host.core import HostError
+    spec = g.rules.abilities[f"{g.state.players[seat].role}.{ab}"]
+    word = _first(spec.name_ru)
+    try:
+        return word if word and ability_id(g, seat, word) == ab else ab
+    except HostError:
+        return ab
 
 
 def _prog() -> str:
@@ -406,7 +420,7 @@ def cmd_undo(args) -> int:
 
 
 def cmd_log(args) -> int:
-    for line in _host(args).log(args.id, undone=args.undone):
+    for line in _host(args).log(args.id, undone=args.undone, ids=args.ids, lang=args.lang):
         _out(line)
     return 0
 
@@ -610,6 +624,8 @@ def _host_parsers(sub) -> None:
                    help="say what undo would revert, change nothing")
     p = sub.add_parser("log", parents=[db, gid], help="every event with its cause (host only)")
     p.add_argument("--undone", action="store_true", help="also list undone commands")
+    p.add_argument("--ids", action="store_true",
+                   help="the raw log: command kinds, event types, audiences, fields")
     p = sub.add_parser("export", parents=[db, gid], help="the whole game as one JSON file")
     p.add_argument("-o", "--output", help="file to write (default: standard output)")
     p = sub.add_parser("import", parents=[db], help="store an exported game as a new game")

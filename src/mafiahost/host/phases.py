@@ -250,12 +250,17 @@ class PhaseCommands(HostBase):
         except HostError:
             return ""
 
-    def log(self, game_id: int, undone: bool = False) -> list[str]:
-        """Every event with the command that caused it, every roll; for the host only."""
+    def log(self, game_id: int, undone: bool = False, ids: bool = False,
+            lang: str | None = None) -> list[str]:
+        """Every command with what it caused, every roll; for the host only. In words
+        (the commands as ``undo`` names them, the events as the final post's log tells
+        them); with ``ids`` the raw form: kinds, event types, audiences and fields."""
         with self.store.session() as s:
             row = self._row(s, game_id)
             g = self._game(s, row)
             cmds = Store.commands(s, game_id, live_only=not undone)
+        if not ids:
+            return self._log_words(row, g, cmds, lang or row.lang)
         lines = [f"game {row.id} {row.name!r} — {row.ruleset} v{row.ruleset_version}, "
                  f"commitment {row.commitment}"]
         for cmd in cmds:
@@ -265,6 +270,35 @@ class PhaseCommands(HostBase):
                 continue
             for i in range(cmd.first_event, cmd.first_event + cmd.n_events):
                 lines.append("    " + format_event(i, g.events[i]))
+            res = json.loads(cmd.result)
+            for p in res.get("problems", ()):
+                lines.append(f"    ! {p}")
+            for p in res.get("notes", ()):
+                lines.append(f"    ~ {p}")
+        return lines
+
+    @staticmethod
+    def _log_words(row, g, cmds, lang: str) -> list[str]:
+        from ..render import posts
+        title = g.rules.title_ru if lang == "ru" else g.rules.title_en
+        name = f" «{row.name}»" if row.name else ""
+        lines = [_say(lang, f"Игра №{row.id}{name} — {title}; отпечаток зерна: "
+                            f"{row.commitment}",
+                      f"Game {row.id}{name} — {title}; seed fingerprint: {row.commitment}")]
+        for cmd in cmds:
+            at = (cmd.at or "")[:16].replace("T", " ")
+            if cmd.kind == "new":
+                lines.append(_say(lang, f"{at} — игра создана", f"{at} — game created"))
+            else:
+                what = undo_words(g, row, cmd, lang) if not cmd.undone else \
+                    _say(lang, f"команда «{cmd.kind}»", f"command '{cmd.kind}'")
+                mark = _say(lang, " [отменено]", " [undone]") if cmd.undone else ""
+                lines.append(f"{at} — {what}{mark}")
+            if cmd.undone:
+                continue
+            evs = g.events[cmd.first_event:cmd.first_event + cmd.n_events]
+            for x in posts.log_sentences(g, evs, lang, "plain"):
+                lines.append("    " + x)
             res = json.loads(cmd.result)
             for p in res.get("problems", ()):
                 lines.append(f"    ! {p}")

@@ -146,6 +146,7 @@ class Writer:
         self.fmt = fmt
         self.m = data[lang]
         self.f = data["formats"][fmt]
+        self.nicks: dict[str, str] | None = None   # set by the whole-game log
         self.hidden_roles = {e.data["player"]: e.data["role"] for e in g.events
                              if e.type == "role_hidden"}
 
@@ -183,6 +184,8 @@ class Writer:
     # names
     def who(self, x) -> str:
         if isinstance(x, str) and x in self.g.state.players:
+            if self.nicks is not None and x in self.nicks:
+                return neutral(self.nicks[x])   # the nick the seat had at that moment
             return neutral(self.g.display(x))
         if x == "?":
             return self.term("someone")
@@ -776,7 +779,12 @@ def _log_lines(w: Writer, events: list | None = None) -> list[str]:
     group = None
     tie = None
     seen: set[str] = set()
-    for e in (w.g.events if events is None else events):
+    # a seat is named by the nick it was played under at each moment: its original
+    # player's before a замена, the replacement's after it
+    evs = w.g.events if events is None else events
+    if events is None:
+        w.nicks = {p.name: p.name for p in w.g.state.order}
+    for e in evs:
         label = e.phase
         if label != group:
             group = label
@@ -813,9 +821,12 @@ def _log_lines(w: Writer, events: list | None = None) -> list[str]:
             if e.type == "phase_started":
                 tie = None
             line = w.event_line(("log", "post"), e, w.variants(e))
+        if e.type == "replaced" and w.nicks is not None and e.data.get("player") in w.nicks:
+            w.nicks[e.data["player"]] = e.data.get("by") or w.nicks[e.data["player"]]
         if line and line not in seen:      # a team message sent to each member: once
             seen.add(line)
             out.append(w.mark("log_item", line))
+    w.nicks = None
     return out
 
 

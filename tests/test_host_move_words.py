@@ -72,3 +72,23 @@ def test_act_reads_names_as_players_write_them(sqlite_db):
     assert d.message.endswith(f"→ {victim}. («{accusative}» прочитано как {victim}.)")
     ex = Host(db).export(gid)
     assert [op for c in ex["commands"] for op in c["ops"]][-1][3] == [victim]
+
+
+def test_a_lynched_phantom_gets_his_message_at_once(sqlite_db):
+    """gemini: the maniac lynched by day still has «Фантом оперы» that night; the private
+    messages of that resolve tell him so, with the voters he may choose from."""
+    roles = {"Анна": "commissar", "Борис": "boss", "Вера": "black_doctor", "Глеб": "maniac",
+             "Дина": "civilian", "Егор": "civilian", "Жанна": "doctor"}
+    h = Host(sqlite_db)
+    gid = h.new_game("gemini", list(roles), roles=roles, seed=1).game_id
+    h.resolve(gid)
+    for v in ("Анна", "Борис", "Вера", "Дина"):
+        h.vote(gid, v, "Глеб")
+    for v in ("Егор", "Жанна", "Глеб"):
+        h.vote(gid, v, "Анна")
+    h.resolve(gid)
+    pms = h.private_messages(gid)
+    note = pms["Глеб"]
+    assert "у вас остался ход «Фантом оперы»" in note
+    assert "Анна, Борис, Вера, Дина." in note and "Егор" not in note
+    assert all("Фантом" not in t for n, t in pms.items() if n != "Глеб")

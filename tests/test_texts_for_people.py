@@ -183,3 +183,20 @@ def test_the_final_log_keeps_original_and_replacement_nicks():
     night, _, rest = log.partition("День 1")
     assert "Анна проверяет Глеб" in night and "Новичок" not in night
     assert "Новичок" in rest
+
+
+def test_penalty_votes_are_shown_as_penalties():
+    """gemini counts a non-voter's vote against himself: the count says so, and never
+    lists him as voting for himself."""
+    from test_web_support import ROLES6
+
+    from mafiahost.engine.game import Game
+    from mafiahost.render import posts
+    g = Game(load("gemini"), list(ROLES6.items()), seed=1)
+    g.resolve()
+    g.vote("Анна", "Вера")
+    g.vote("Борис", "Вера")
+    text = posts.phase_post(g, g.resolve())
+    assert "• Вера — 3: Анна, Борис, штрафной голос за неучастие в голосовании" in text
+    assert "• Дина — 1: штрафной голос за неучастие в голосовании" in text
+    assert "Дина — 1: Дина" not in text

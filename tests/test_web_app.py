@@ -195,3 +195,22 @@ def test_login_with_the_key_and_a_wrong_key(site):
     assert r.status_code == 400 and "не принимается" in r.text
     assert "set-cookie" not in r.headers or "mh_session" not in r.headers["set-cookie"]
     assert c2.get("/host").status_code == 403
+
+
+def test_forms_offer_no_shot_at_oneself_and_no_abstain_where_it_counts_against(site):
+    """The forms offer a subset of the engine's legal moves: not a shot or a check on
+    oneself; and in gemini (non-voters count against themselves) no «воздерживаюсь»."""
+    from mafiahost.web import views
+    h, gid = site["host"], site["gid"]
+    _, g = h.load(gid)
+    assert any("Анна" in ts for ab, ts in g.legal_moves("Анна") if ab == "check")
+    moves = {m["id"]: m for m in views.player_moves(g, "Анна", "ru")}
+    seats = [s for col in moves["check"]["options"] for s, _n in col]
+    assert "Анна" not in seats and "Борис" in seats
+    h.act(gid, "Вера", "kill", ["Дина"])
+    h.resolve(gid)
+    _, g = h.load(gid)
+    assert g.rules.day.nonvoters_against_self
+    vote = views.player_vote(g, "Анна", "ru")
+    assert "abstain" not in [v for v, _n in vote["options"]]
+    assert views.player_vote(g, "Дина", "ru") is None          # the dead do not vote

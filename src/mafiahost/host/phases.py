@@ -72,9 +72,9 @@ class PhaseCommands(HostBase):
             if g.state.over:
                 text += "\n\n" + posts.final_post(g, self._reveal(c.row), la, fm)
             now = _phase_words(g, la)
-            msg = _say(la, f"{label} завершена; сейчас: {now}.",
+            msg = _say(la, f"{label}: итоги подведены; сейчас: {now}.",
                        f"{label} resolved; now: {now}.") if not g.state.over else \
-                _say(la, f"{label} завершена; игра окончена.",
+                _say(la, f"{label}: итоги подведены; игра окончена.",
                      f"{label} resolved; the game is over.")
             if warn:
                 msg = "\n".join(["! " + x for x in warn] + [msg])
@@ -193,6 +193,8 @@ class PhaseCommands(HostBase):
         out = {}
         for n in names:
             text = posts.private_messages(g, evs, n, la, fm)
+            if not phase:
+                text = "\n".join(x for x in (text, last_move_note(g, n, la)) if x)
             if text:
                 out[g.display(n)] = text
         return out
@@ -327,6 +329,7 @@ class PhaseCommands(HostBase):
         pms = {}
         for p in g.state.order:
             text = posts.private_messages(g, evs, p.name, la, fm)
+            text = "\n".join(x for x in (text, last_move_note(g, p.name, la)) if x)
             if text:
                 pms[g.display(p.name)] = text
         st = g.state
@@ -477,3 +480,26 @@ def undo_words(g, row, cmd, lang: str) -> str:
     if not parts:
         parts.append(_say(lang, f"команда «{cmd.kind}»", f"the command '{cmd.kind}'"))
     return "; ".join(parts)
+
+
+def last_move_note(g, seat: str, lang: str) -> str:
+    """For a player out of the game who still has a move now (the phantom of the opera
+    after his lynch, a killed player's last act): the message to send him at once, with
+    the targets the rules allow; "" for everyone else."""
+    st = g.state
+    p = st.players[seat]
+    if p.alive or st.over:
+        return ""
+    out = []
+    for ab in g.rules.by_phase[p.role].get(st.phase, ()):
+        if not ab.while_dead or g.why_not_actor(p, ab) is not None:
+            continue
+        targets = sorted({t for aid, ts in g.legal_moves(seat) if aid == ab.id for t in ts},
+                         key=lambda t: st.players[t].seat)
+        name = ab.name_ru if lang == "ru" else ab.name_en
+        who = ", ".join(g.display(t) for t in targets) or "—"
+        out.append(_say(lang, f"Вы выбыли, но у вас остался ход «{name}»: пришлите его "
+                              f"ведущему в эту фазу. Можно выбрать: {who}.",
+                        f"You are out, but you still have the move '{name}': send it to the "
+                        f"host this phase. You may choose: {who}."))
+    return "\n".join(out)

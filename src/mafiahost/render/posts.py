@@ -604,6 +604,16 @@ def _no_lynch(w: Writer, d: dict, tie) -> str:
     return w.t("post", key, players=", ".join(w.who(x) for x in players))
 
 
+def _voters_words(w: Writer, target: str, voters, d: dict) -> str:
+    """The voters of ``target``, with a non-voter's vote against himself (the rule that
+    non-voters count against themselves) said as a penalty, not as a vote he cast."""
+    silent = set(d.get("not_voted", ()))
+    cast = [w.who(v) for v in voters if not (v == target and v in silent)]
+    if len(cast) < len(voters):
+        cast.append(w.t("post", "penalty_vote"))
+    return ", ".join(cast)
+
+
 def _count_lines(w: Writer, d: dict) -> list[str]:
     g = w.g
     seat = {p.name: p.seat for p in g.state.order}
@@ -613,7 +623,7 @@ def _count_lines(w: Writer, d: dict) -> list[str]:
                   key=lambda kv: (-counts.get(kv[0], len(kv[1])), seat.get(kv[0], 0)))
     out += w.items([w.t("post", "vote_line", target=w.mark("name", w.who(target)),
                         count=_num(counts.get(target, len(voters))),
-                        voters=", ".join(w.who(v) for v in voters))
+                        voters=_voters_words(w, target, voters, d))
                     for target, voters in rows])
     if d.get("against_all"):
         out.append(w.t("post", "against_all", count=d["against_all"]))
@@ -804,7 +814,7 @@ def _log_lines(w: Writer, events: list | None = None) -> list[str]:
             rows = sorted(d.get("voters", {}).items(),
                           key=lambda kv: -counts.get(kv[0], len(kv[1])))
             summary = "; ".join(
-                w.t("post", "vote_line", target=w.who(t), voters=", ".join(map(w.who, vs)),
+                w.t("post", "vote_line", target=w.who(t), voters=_voters_words(w, t, vs, d),
                     count=_num(counts.get(t, len(vs)))) for t, vs in rows)
             line = w.t("log", "vote_count", summary=summary or w.term("nobody"),
                        against_all=d.get("against_all", 0),

@@ -71,6 +71,13 @@ def _choices(options: list[tuple], n: int) -> list[list[str]]:
     return cols
 
 
+#: Moves the form does not offer on oneself although the rules would take them (shooting,
+#: poisoning, checking or recruiting oneself): a subset of ``Game.legal_moves``, never more;
+#: the host can still record such a move.
+AGAINST_ONESELF = {"kill", "shoot", "poison", "check", "check2", "recruit", "extra_kill",
+                   "silver", "stake"}
+
+
 def player_moves(g, seat: str, lang: str) -> list[dict]:
     """The move forms for this phase: each ability of the player's role usable in this
     phase, with the legal targets, or the rule's sentence saying why not now."""
@@ -110,7 +117,8 @@ def player_moves(g, seat: str, lang: str) -> list[dict]:
                 continue
             if legal is None:
                 legal = g.legal_moves(seat)
-            opts = [ts for aid, ts in legal if aid == ab.id]
+            opts = [ts for aid, ts in legal if aid == ab.id
+                    and not (ab.id in AGAINST_ONESELF and seat in ts)]
         if not opts:
             item["why"] = None if mine else ""
         item["options"] = [[(s, g.display(s)) for s in col]
@@ -131,7 +139,9 @@ def player_vote(g, seat: str, lang: str) -> dict | None:
     options = []
     first_why = None
     cands = [(q.name, g.display(q.name)) for q in st.order if q.alive]
-    cands += [("against_all", None), ("abstain", None)]
+    cands += [("against_all", None)]
+    if not g.rules.day.nonvoters_against_self:   # there, abstaining is a vote against oneself
+        cands.append(("abstain", None))
     for value, shown in cands:
         why = check_vote(g, p, value)
         if why is None:

@@ -8,6 +8,7 @@ import os
 
 from ..engine.errors import RulesetError
 from ..engine.game import Game
+from ..names import NameRefused, validate_names
 from ..rules import load
 from ..rules.setup import deal
 from ..store import (
@@ -48,6 +49,10 @@ class SetupCommands(HostBase):
         if not players:
             raise HostError("Не указаны игроки: --players \"Анна,Борис,...\".",
                             "No players given: --players \"Anna,Boris,...\".")
+        try:
+            validate_names(players)
+        except NameRefused as e:
+            raise HostError(e.ru, e.en) from None
         options = dict(options or {})
         try:
             rules = load(ruleset, options or None)

@@ -29,9 +29,9 @@ from ..engine.game import Game
 from ..rules import load
 from ..rules.setup import deal
 from ..sim import NAMES
+from .codec import PASS, Codec
 from .observation import legal_votes
 from .observation import observation as json_observation
-from .codec import PASS, Codec
 
 MAX_NUMBER = 50.0
 

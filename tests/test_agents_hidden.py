@@ -62,7 +62,7 @@ def test_hidden_roles_and_fields_fail():
     leak = copy.deepcopy(obs)
     for ev in leak["events"]:
         if ev["type"] == "eliminated":
-            ev["role"] = "boss"            # a hidden role written into the morning news
+            ev["fields"]["role"] = "boss"            # a hidden role written into the morning news
             break
     # the record no longer matches the game's own event: it is an invented one
     assert violations(g, seat, leak)

@@ -43,6 +43,14 @@ ACCESS = {
     "/host/games/{gid:int}/live": ({"GET", "HEAD"}, "host"),
     **{f"/host/games/{{gid:int}}/{c}": ({"POST"}, "host") for c in webapp.COMMANDS},
     "/static": (None, "static"),
+    # the player API (web/api.py): the token in the path, or as a bearer header
+    "/api/openapi.json": ({"GET", "HEAD"}, "public"),
+    "/api/p/{token}": ({"GET", "HEAD"}, "api_player"),
+    "/api/p/{token}/act": ({"POST"}, "api_player"),
+    "/api/p/{token}/vote": ({"POST"}, "api_player"),
+    "/api/me": ({"GET", "HEAD"}, "api_bearer"),
+    "/api/me/act": ({"POST"}, "api_bearer"),
+    "/api/me/vote": ({"POST"}, "api_bearer"),
 }
 
 NAMES_B = ["Олег", "Пётр", "Рита", "Соня", "Тимур", "Ульяна"]
@@ -225,6 +233,18 @@ def test_every_get_route_as_every_user(world, kind):
                     else:
                         assert r.status_code == 404, where
                         assert "Страница не найдена" in r.text
+                elif rule == "api_player":
+                    if tok and url == f"/api/p/{tok}":
+                        assert r.status_code == 200, where
+                        assert r.json()["seat"] == seat
+                    else:
+                        assert r.status_code == 404, where
+                elif rule == "api_bearer":          # no bearer header here
+                    assert r.status_code == 401, where
+                    if tok:
+                        rb = c.get(url, headers={"authorization": f"Bearer {tok}"})
+                        assert rb.status_code == 200 and rb.json()["seat"] == seat
+                        check_clean(rb, forbidden, where + " bearer")
 
 
 def _rev(world, game):
@@ -283,8 +303,10 @@ def test_every_post_route_refuses_everyone_without_the_right_credential(world):
                     r3 = c.post(url, data={**form, "csrf": right},
                                 headers={"origin": "https://evil.example"})
                     assert r3.status_code == 403, (who, url)
-                assert r.status_code in (403, 404), (who, url, r.status_code)
-                assert r2.status_code in (403, 404), (who, url, r2.status_code)
+                # the API takes JSON only: a form is refused (415) or the token (401/404)
+                refused = (401, 403, 404, 415) if rule.startswith("api") else (403, 404)
+                assert r.status_code in refused, (who, url, r.status_code)
+                assert r2.status_code in refused, (who, url, r2.status_code)
                 assert (_rev(world, "a"), _rev(world, "b")) == before, (who, url)
 
 

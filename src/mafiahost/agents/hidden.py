@@ -51,7 +51,8 @@ GROUP_KINDS = {"heir"}
 
 class Truth:
     """The true game as it stood when each event happened: roles, factions, and the
-    moves sent in the current phase (who aimed at whom)."""
+    moves of the current phase (who aimed at whom, and where redirects and swaps sent
+    them)."""
 
     def __init__(self, g):
         first = g.events[0].data
@@ -75,6 +76,13 @@ class Truth:
             self.status[(d["player"], d["status"])] = d.get("value")
         elif t == "action":
             self.acted.setdefault(d["actor"], set()).update(d.get("targets") or ())
+        elif t == "redirected":          # the move lands on another player
+            self.acted.setdefault(d["player"], set()).add(d.get("onto"))
+        elif t == "swap_set":            # each does the other's move (niichavo's troll)
+            a, b = d["players"]
+            both = self.acted.get(a, set()) | self.acted.get(b, set())
+            self.acted[a] = set(both)
+            self.acted[b] = set(both)
 
     def member(self, seat: str, faction) -> bool:
         return self.faction.get(seat) == faction

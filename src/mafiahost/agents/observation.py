@@ -25,14 +25,13 @@ def _pair(ru: str, en: str) -> dict:
 
 
 def event_record(e) -> dict:
-    """An event as the observation shows it: type, phase, ``public`` or ``private`` (told to
-    this seat alone or to a few), and its fields (never the ``_`` ones kept for replay)."""
-    out = {"type": e.type, "phase": e.phase,
-           "audience": "public" if e.audience == PUBLIC else "private"}
-    for k, v in e.data.items():
-        if not k.startswith("_"):
-            out[k] = _plain(v)
-    return out
+    """An event as the observation shows it: ``type``, ``when`` (the phase it happened
+    in, e.g. ``night 2``; "" before the first), ``audience`` (``public``, or ``private``:
+    told to this seat alone or to a few) and its ``fields`` (never the ``_`` ones kept for
+    replay). Field names and meanings: ``docs/events.md``."""
+    return {"type": e.type, "when": e.phase,
+            "audience": "public" if e.audience == PUBLIC else "private",
+            "fields": {k: _plain(v) for k, v in e.data.items() if not k.startswith("_")}}
 
 
 def _plain(v):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import mechanics
 from .events import HOST
+from .notes import NoteBook, T
 from .state import Action, Player
 
 
@@ -43,6 +44,7 @@ class Night:
         "framed",
         "killed_by",
         "no_deflect",
+        "notebook",
         "g",
         "guards",
         "guests",
@@ -81,10 +83,16 @@ class Night:
         self.current: Action | None = None
         self.watchers: list[tuple] = []        # (watcher name, target name)
         self.dawn: list = []                   # callbacks(night) mechanics asked for at dawn
-        self.extra: dict = {}                  # room for a ruleset's own night notes
+        self.extra: dict = {}                  # legacy string-keyed notes: use notes()
+        self.notebook = NoteBook()             # a ruleset's own typed notes (notes())
         self.step = None                       # the step being resolved (a StepSpec)
         self.killed_by: dict[str, Attack] = {}
         self.no_deflect: dict[str, int] = {}   # redirected actor -> players-left limit
+
+    def notes(self, kind: type[T]) -> T:
+        """This night's notes of a rule set: an instance of the dataclass ``kind`` (every
+        field with a default), made on first use (see ``engine.notes``)."""
+        return self.notebook.get(kind)
 
     # ---- marks ---------------------------------------------------------------------
     def mark(self, p: Player, status: str, value=None) -> None:
@@ -162,16 +170,25 @@ class Night:
                     g.emit("saved", HOST, player=t.name, by="protected", cause=a.cause)
                 return False
             for guard, params in self.guards.get(t.name, ()):
+                if params.get("unless_healed") and self._healer(t, a) is not None:
+                    continue         # a healed ward is not "to be killed": the heal saves him
                 if guard.alive and guard.name not in self.dying and guard.name not in self.dead_now:
                     if mechanics.GUARD_SETTLE(self, guard, params, a, commit):
                         return False
+        healer = self._healer(t, a)
+        if healer is not None:
+            if commit:
+                g.emit("saved", HOST, player=t.name, by=healer.name, cause=a.cause)
+            return False
+        return True
+
+    def _healer(self, t: Player, a: Attack) -> Player | None:
+        """The first healer of ``t`` tonight whose heal stops attack ``a``, if any."""
         if a.kind in ("direct", "delayed"):
             for healer, params in self.heals.get(t.name, ()):
                 if a.kind in params.get("against", ("direct",)):
-                    if commit:
-                        g.emit("saved", HOST, player=t.name, by=healer.name, cause=a.cause)
-                    return False
-        return True
+                    return healer
+        return None
 
     def settle(self) -> None:
         g = self.g

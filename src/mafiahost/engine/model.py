@@ -22,6 +22,7 @@ class Effect:
 class AbilitySpec:
     __slots__ = (
         "blockable",
+        "constraint_fns",
         "constraints",
         "counts_out",
         "cover_aware",
@@ -73,6 +74,7 @@ class AbilitySpec:
         self.shared: bool = kw.get("shared", False)    # one per faction per night
         self.slot: str = kw.get("slot", "main")
         self.constraints: list = kw.get("constraints", [])
+        self.constraint_fns: list | None = None   # (fn, params, per target), on first use
         self.requires_status: str | None = kw.get("requires_status")
         self.requires_ru: str = kw.get("requires_ru", "")   # the condition, in words
         self.requires_en: str = kw.get("requires_en", "")
@@ -242,6 +244,7 @@ class RulesetSpec:
         "hooks",
         "id",
         "options",
+        "removed_earlier",
         "reveal_roles",
         "roles",
         "setup",
@@ -274,6 +277,9 @@ class RulesetSpec:
         # kind -> [(fn, params)]: the ruleset's hooks (see engine.mechanics.HOOK_KINDS)
         self.hooks: dict[str, list] = kw.get("hooks", {})
         self.reveal_roles: bool = kw.get("reveal_roles", True)   # roles shown on elimination
+        # a player killed by an attack made at an earlier night step: his attacks at later
+        # steps still happen ("acts", most seeds) or are not made ("no_move", gemini)
+        self.removed_earlier: str = kw.get("removed_earlier", "acts")
         # forum conventions: vote_markup (spoiler | red | ...), for the hosting layer
         self.forum: dict = kw.get("forum", {})
         self.ability_ids = sorted({a.id for a in self.abilities.values()})

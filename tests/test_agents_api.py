@@ -48,7 +48,7 @@ def test_a_program_plays_a_whole_game_through_the_api(world, tmp_path):
                     assert r.json()["ok"] is True
             if obs["legal"]["votes"]:
                 v = rng.choice(obs["legal"]["votes"])
-                r = c.post(f"/api/me/vote", json={"target": v["target"]},
+                r = c.post("/api/me/vote", json={"target": v["target"]},
                            headers={"authorization": f"Bearer {tok}"})
                 assert r.status_code == 200, r.text
                 assert r.json()["observation"]["sent"]["vote"] == v["target"]
@@ -123,7 +123,6 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
     response_schema_conformance,
     status_code_conformance,
 )
-
 
 CHECKS = [not_a_server_error, response_schema_conformance, status_code_conformance,
           content_type_conformance]

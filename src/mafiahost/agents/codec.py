@@ -89,6 +89,31 @@ class Codec:
             code = code * len(doms[i]) + idx[i][t]
         return offset + code
 
+    def moves(self, moves) -> list[int]:
+        """``move`` for a list of (ability, targets), faster: seat targets are looked up
+        in one table per ability."""
+        out = []
+        cache: dict = {}
+        for aid, ts in moves:
+            k = len(ts)
+            hit = cache.get((aid, k))
+            if hit is None:
+                bi = self.block_of[(aid, k)]
+                _, kinds, doms, offset, _ = self.blocks[bi]
+                hit = cache[(aid, k)] = (offset, self._pos_index[bi],
+                                         [len(d) for d in doms])
+            offset, idx, sizes = hit
+            if k == 1:
+                out.append(offset + idx[0][ts[0]])
+            elif k == 0:
+                out.append(offset)
+            else:
+                code = 0
+                for i, t in enumerate(ts):
+                    code = code * sizes[i] + idx[i][t]
+                out.append(offset + code)
+        return out
+
     def decode(self, action: int):
         """``("pass",)``, ``("vote", target)`` or ``("move", ability, targets)``."""
         a = int(action)

@@ -36,22 +36,82 @@ from .observation import observation as json_observation
 MAX_NUMBER = 50.0
 
 
+class Board:
+    """The public part of every seat's vector (phase, who is alive, roles revealed at
+    elimination, this day's votes), read once from the public events, and the private
+    events handed to the seats they are addressed to: each event is read once."""
+
+    def __init__(self, env: MafiaEnv):
+        self.env = env
+        self.seen = 0
+        L = env.layout
+        n = env.codec.n
+        self.alive = np.ones(n, dtype=np.float32)
+        self.revealed = np.zeros(n * len(env.role_index), dtype=np.float32)
+        self.votes = np.zeros(n * (n + 2), dtype=np.float32)
+        self.n = n
+        self.L = L
+
+    def sync(self) -> None:
+        env = self.env
+        evs = env.game.events
+        if self.seen == len(evs):
+            return
+        si = env.codec.seat_index
+        know = env.knowledge
+        n = self.n
+        for e in evs[self.seen:]:
+            a = e.audience
+            if a != PUBLIC:
+                if a != "host":
+                    for seat in a:
+                        k = know.get(seat)
+                        if k is not None:
+                            k.pending.append(e)
+                continue
+            t, d = e.type, e.data
+            if t == "vote":
+                j = si.get(d.get("voter"))
+                k_ = env.codec.vote_index.get(d.get("target"))
+                if j is not None and k_ is not None:
+                    row = j * (n + 2)
+                    self.votes[row:row + n + 2] = 0.0
+                    self.votes[row + k_ - 1] = 1.0
+            elif t == "phase_started":
+                self.votes[:] = 0.0
+            elif t == "eliminated":
+                j = si.get(d.get("player"))
+                if j is not None:
+                    self.alive[j] = 0.0
+                    ri = env.role_index.get(d.get("role"))
+                    if ri is not None:
+                        self.revealed[j * len(env.role_index) + ri] = 1.0
+            elif t == "revived":
+                j = si.get(d.get("player"))
+                if j is not None:
+                    self.alive[j] = 1.0
+        self.seen = len(evs)
+
+
 class Knowledge:
-    """What one seat has been told, as the observation vector: updated from the events
-    the seat may see (``Event.visible_to``), each event read once."""
+    """What one seat has been told, as the observation vector: the public part from the
+    ``Board``, the private part from the events addressed to the seat."""
 
     def __init__(self, env: MafiaEnv, seat: str):
         self.env = env
         self.seat = seat
-        self.seen = 0
+        self.pending: list = []
         L = env.layout
         self.vec = np.zeros(L["size"], dtype=np.float32)
         self.me = env.codec.seat_index[seat]
         self.vec[L["self"] + self.me] = 1.0
-        self.vec[L["alive"]:L["alive"] + env.codec.n] = 1.0
         self.role: str | None = None
         self.faction: str | None = None
-        self.vote_phase = None
+        self.last_move_phase = None
+        n, r = env.codec.n, len(env.role_index)
+        self.kr = slice(L["known_role"], L["known_role"] + n * r)
+        self.al = slice(L["alive"], L["alive"] + n)
+        self.vo = slice(L["votes"], L["votes"] + n * (n + 2))
 
     def _set_role(self, role: str, faction: str | None = None) -> None:
         env, L, v = self.env, self.env.layout, self.vec
@@ -79,44 +139,26 @@ class Knowledge:
             self.vec[L["known_faction"] + j * len(self.env.faction_index) + fi] = 1.0
 
     def update(self) -> np.ndarray:
+        """The seat's vector now (a new array)."""
         env = self.env
         g = env.game
-        evs = g.events
+        board = env.board
+        board.sync()
         seat = self.seat
-        L = env.layout
-        v = self.vec
         si = env.codec.seat_index
-        n = env.codec.n
         if self.role is None:                         # the role card, dealt at the start
             self._set_role(g.events[0].data["players"][self.me][1])
-        for e in evs[self.seen:]:
-            if e.audience != PUBLIC and (e.audience == "host" or seat not in e.audience):
-                continue
+        for e in self.pending:
             t, d = e.type, e.data
-            if t == "phase_started":
-                v[L["votes"]:L["votes"] + n * (n + 2)] = 0.0
-                v[L["sent"]] = 0.0
-            elif t == "vote":
-                j = si.get(d.get("voter"))
-                k = env.codec.vote_index.get(d.get("target"))
-                if j is not None and k is not None:
-                    row = L["votes"] + j * (n + 2)
-                    v[row:row + n + 2] = 0.0
-                    v[row + k - 1] = 1.0
-            elif t == "eliminated":
-                j = si.get(d.get("player"))
-                if j is not None:
-                    v[L["alive"] + j] = 0.0
-                    if "role" in d:
-                        self._know_role(j, d["role"])
-            elif t == "revived":
-                j = si.get(d.get("player"))
-                if j is not None:
-                    v[L["alive"] + j] = 1.0
-            elif t == "role_changed" and d.get("player") == seat:
-                self._set_role(d["role"])
-            elif t in ("recruited", "faction_changed") and d.get("player") == seat:
-                self._set_role(self.role, d.get("faction"))
+            if t == "action":
+                if d.get("actor") == seat:
+                    self.last_move_phase = e.phase
+            elif t == "role_changed":
+                if d.get("player") == seat:
+                    self._set_role(d["role"])
+            elif t in ("recruited", "faction_changed"):
+                if d.get("player") == seat:
+                    self._set_role(self.role, d.get("faction"))
             elif t == "team":
                 for m in d.get("members", ()):
                     if m in si:
@@ -133,14 +175,18 @@ class Knowledge:
                 j = si.get(d.get("visitor"))
                 if j is not None and d.get("role"):
                     self._know_role(j, d["role"])
-            elif t == "action" and d.get("actor") == seat:
-                v[L["sent"]] = 1.0
-        self.seen = len(evs)
+        self.pending.clear()
+        L = env.layout
         st = g.state
+        v = self.vec.copy()
+        v[self.al] = board.alive
+        v[self.vo] = board.votes
+        np.maximum(v[self.kr], board.revealed, out=v[self.kr])
         v[L["phase"]] = 1.0 if st.phase == "night" else 0.0
         v[L["phase"] + 1] = 1.0 if st.phase == "day" else 0.0
         v[L["number"]] = min(st.number / MAX_NUMBER, 1.0)
         v[L["over"]] = 1.0 if st.over else 0.0
+        v[L["sent"]] = 1.0 if self.last_move_phase == g.label else 0.0
         return v
 
 
@@ -214,13 +260,16 @@ class MafiaEnv(AECEnv):
         self.truncations = {a: False for a in names}
         self.infos = {a: {} for a in names}
         self.knowledge = {a: Knowledge(self, a) for a in names}
+        self.board = Board(self)
         self.voted = set()
         self.phases = 0
         self._mask_cache: tuple | None = None
+        self._mask_made: tuple | None = None
         self._open_phase()
 
     def _has_something(self, seat: str) -> bool:
-        return bool(self.legal_of(seat)[0] or legal_votes(self.game, seat))
+        moves, votes = self.legal_of(seat)
+        return bool(moves or votes)
 
     def legal_of(self, seat: str):
         """(legal moves, legal votes) of ``seat`` now (cached until the next event)."""
@@ -293,8 +342,9 @@ class MafiaEnv(AECEnv):
         done = True
         kind = self.codec.decode(action) if action is not None else ("pass",)
         if kind[0] != "pass":
+            a_ = int(action)
             mask = self._mask(a)
-            if not mask[int(action)]:
+            if not 0 <= a_ < self.codec.size or not mask[a_]:
                 self.infos[a] = {"refused": "not a legal action now; taken as a pass"}
             else:
                 try:
@@ -323,24 +373,28 @@ class MafiaEnv(AECEnv):
 
     # ---- what a seat sees ----------------------------------------------------------------
     def _mask(self, agent: str) -> np.ndarray:
-        mask = np.zeros(self.codec.size, dtype=np.int8)
+        """The action mask (a new array; the legal actions of the seat whose turn it is,
+        all zero for the others)."""
         g = self.game
-        if g.state.over or self.terminations[agent] or self.truncations[agent]:
-            return mask
-        if agent != self.agent_selection:
-            return mask
+        if g.state.over or self.terminations[agent] or self.truncations[agent] \
+                or agent != self.agent_selection:
+            return np.zeros(self.codec.size, dtype=np.int8)
+        key = (agent, len(g.events), g.state.idx)
+        c = self._mask_made
+        if c is not None and c[0] == key:
+            return c[1].copy()
+        mask = np.zeros(self.codec.size, dtype=np.int8)
         moves, votes = self.legal_of(agent)
-        mask[PASS] = 1
         vi = self.codec.vote_index
-        for t in votes:
-            mask[vi[t]] = 1
-        enc = self.codec.move
-        for aid, ts in moves:
-            mask[enc(aid, ts)] = 1
-        return mask
+        idx = [PASS] + [vi[t] for t in votes]
+        if moves:
+            idx += self.codec.moves(moves)
+        mask[idx] = 1
+        self._mask_made = (key, mask)
+        return mask.copy()
 
     def observe(self, agent):
-        vec = self.knowledge[agent].update().copy()
+        vec = self.knowledge[agent].update()
         return {"observation": vec, "action_mask": self._mask(agent)}
 
     def observe_json(self, agent: str, texts: bool = False) -> dict:

@@ -149,7 +149,7 @@ def _fuzz(app, token=None, examples=30, statuses=None):
                 headers = {"authorization": f"Bearer {token}"}
             r = case.call_and_validate(headers=headers, checks=CHECKS)
             if statuses is not None:
-                statuses.add((op.label, r.status_code))
+                statuses.add((case.operation.label, r.status_code))
         run()
         ran.append(op.label)
     return ran

@@ -77,6 +77,10 @@ class Board:
                     row = j * (n + 2)
                     self.votes[row:row + n + 2] = 0.0
                     self.votes[row + k_ - 1] = 1.0
+            elif t == "vote_withdrawn":
+                j = si.get(d.get("voter"))
+                if j is not None:
+                    self.votes[j * (n + 2):(j + 1) * (n + 2)] = 0.0
             elif t == "phase_started":
                 self.votes[:] = 0.0
             elif t == "eliminated":

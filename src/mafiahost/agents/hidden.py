@@ -31,7 +31,7 @@ PUBLIC_KINDS = {
     "acquitted", "executed_by", "held", "vote_switched", "duel", "duel_declined",
     "duel_vote", "hunt", "tie_blocked", "tie_broken", "tie_rule", "takes_voters",
     "envelope", "killer_order_done", "will_read", "blood_written",
-    "blood_tie", "trip",
+    "blood_tie", "trip", "vote_withdrawn",
 }
 # the fields a public event must not carry
 NEVER_PUBLIC_FIELDS = {"vote_switched": ("by",)}

@@ -132,3 +132,15 @@ def test_commitment_and_verify_catch_tampering(sqlite_db, tmp_path):
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     code, out = cli("import", path, "--db", db)
     assert code == 2 and "не прошёл проверку" in out
+
+
+def test_seat_names_a_reader_could_confuse_are_refused_at_creation(sqlite_db):
+    db = sqlite_db
+    for names, says in [("Анна,Борис,Aнна,Глеб,Дина,Егор", "не различить"),
+                        ("Анна,Борис,Вера,Глеб,Дина,против всех", "служебное"),
+                        ("Анна,Борис,Ве\u200bра,Глеб,Дина,Егор", "невидимые")]:
+        code, out = cli("game", "new", "vanilla", "--players", names, "--db", db)
+        assert code == 2 and says in out, out
+    assert cli_ok("game", "list", "--db", db).count("vanilla") == 0
+    cli_ok("game", "new", "vanilla", "--players", "Саша,Маша,Вера,Глеб,Дина,Егор", "--db", db)
+    assert cli_ok("game", "list", "--db", db).count("vanilla") == 1

@@ -75,3 +75,84 @@ def test_unknown_role_in_scenario_is_a_clear_error(tmp_path):
 def test_scenario_files_load():
     for f in FILES:
         load_scenario(f)
+
+
+# ---- the scenario format without traps (issue 8) ---------------------------------------
+
+_INDIANS = {"Анна": "commissar", "Борис": "peace_boss", "Дина": "war_boss", "Иван": "civilian",
+            "Кира": "civilian", "Лев": "civilian", "Мила": "civilian", "Олег": "civilian"}
+
+
+def _hunt(rolls):
+    return {"ruleset": "indians", "players": dict(_INDIANS), "script": [
+        {"night": 1}, {"day": 1}, {"night": 2},
+        {"day": 2, "rolls": rolls, "actions": [["Иван", "hunt"]],
+         "expect": {"events": [{"type": "hunt", "player": "Иван", "roll": 1}]}}]}
+
+
+def test_a_forced_roll_must_be_one_of_the_outcomes():
+    assert play(_hunt([1])).ok
+    rep = play(_hunt([True]))          # true == 1 in Python: it must not pass for a d6's 1
+    assert rep.error and "rolls" in rep.error and "1, 2, 3, 4, 5, 6" in rep.error
+    rep = play(_hunt(["Анна"]))
+    assert rep.error and "not one of" in rep.error
+
+
+def _musketeers(night1_rolls, day1_rolls=(), night2_rolls=()):
+    players = {"Анна": "officer", "Борис": "boss", "Вера": "intriguer", "Глеб": "healer",
+               "Дина": "maniac", "Егор": "catcher", "Жанна": "alphonse", "Зоя": "bodyguard",
+               "Иван": "mafioso", "Кира": "civilian", "Лев": "civilian", "Мила": "civilian"}
+    return {"ruleset": "musketeers", "seed": 5, "players": players, "script": [
+        {"night": 1, "rolls": list(night1_rolls), "actions": [],
+         "expect": {"events": [{"type": "roll", "why": "elder", "result": "Мила"}]}},
+        {"day": 1, "rolls": list(day1_rolls),
+         "excused": [n for n in players]},
+        {"night": 2, "rolls": list(night2_rolls), "actions": []}]}
+
+
+def _question_rolls(rep, night):
+    return [e.data["result"] for e in rep.game.events
+            if e.type == "roll" and e.data["why"] == "question" and e.phase == f"night {night}"]
+
+
+def test_phase_opening_rolls_can_be_forced_in_the_phase_that_opens():
+    # night 1's question is rolled when the game is created: a keyed roll in night 1 forces it
+    rep = play(_musketeers([{"question": "Лев"}, "Мила"]))
+    assert rep.ok, rep.failures
+    assert _question_rolls(rep, 1) == ["Лев"]
+    # a plain forced roll keeps meaning "the phase's next roll" (the Elder), as before
+    rep = play(_musketeers(["Мила"]))
+    assert rep.ok and _question_rolls(rep, 1) == ["Кира"]      # the seed's pick
+    # night 2's question: keyed in night 2, or (as files always did) left over by day 1
+    assert _question_rolls(play(_musketeers(["Мила"], night2_rolls=[{"question": "Зоя"}])),
+                           2) == ["Зоя"]
+    assert _question_rolls(play(_musketeers(["Мила"], day1_rolls=["Глеб"])), 2) == ["Глеб"]
+    # both given: the phase that opens wins
+    rep = play(_musketeers(["Мила"], day1_rolls=["Глеб"], night2_rolls=[{"question": "Зоя"}]))
+    assert _question_rolls(rep, 2) == ["Зоя"]
+
+
+def test_phase_opening_events_can_be_expected_in_either_phase():
+    data = _musketeers(["Мила"], night2_rolls=[{"question": "Лев"}])
+    want = {"type": "question_granted", "to": "Лев"}
+    data["script"][2]["expect"] = {"events": [want]}          # the phase that opens
+    assert play(data).ok
+    data["script"][1]["expect"] = {"events": [want]}          # the phase before, as before
+    assert play(data).ok
+    data["script"][2]["expect"] = {"events": [{"type": "question_granted", "to": "Зоя"}]}
+    assert not play(data).ok
+
+
+def test_absent_and_excused_name_living_players():
+    players = {"Анна": "doctor", "Борис": "black_doctor", "Вера": "boss", "Глеб": "civilian",
+               "Дина": "civilian", "Егор": "civilian"}
+    for key in ("excused", "absent"):
+        def data(names):
+            return {"ruleset": "gemini", "players": players, "script": [
+                {"night": 1, "actions": [["Борис", "kill", "Глеб"]],
+                 "expect": {"eliminated": ["Глеб"]}},
+                {"day": 1, key: names}]}
+        assert play(data(["Дина"])).ok
+        for bad in ("Глеб", "Нонейм"):        # killed last night / no such player
+            rep = play(data([bad]))
+            assert rep.error and f"{key}: '{bad}'" in rep.error, rep.error

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from .engine.errors import Refused, RulesetError
+from .engine.errors import BadForcedRoll, Refused, RulesetError
 from .engine.game import Game
 from .rules import load
 
@@ -78,10 +78,41 @@ def load_scenario(path) -> dict:
     return data
 
 
-def new_game(data) -> Game:
+def new_game(data, open_first: bool = True) -> Game:
     rules = load(data["ruleset"], data.get("options") or {})
     seating = [(str(n), str(r)) for n, r in data["players"].items()]
-    return Game(rules, seating, seed=int(data.get("seed", 0) or 0))
+    return Game(rules, seating, seed=int(data.get("seed", 0) or 0), open_first=open_first)
+
+
+def _keyed(rolls: list) -> list:
+    """The forced rolls written ``{why: result}``: bound to a kind of roll, not to order."""
+    return [f for f in rolls if isinstance(f, dict)]
+
+
+def _check_rolls(entry, where) -> list:
+    rolls = entry.get("rolls") or []
+    if not isinstance(rolls, list):
+        raise ScenarioError(f"{where}: 'rolls' must be a list of forced results")
+    for f in rolls:
+        if isinstance(f, dict) and len(f) != 1:
+            raise ScenarioError(f"{where}: a keyed forced roll is one pair {{why: result}}, "
+                                f"e.g. {{question: Анна}}; got {f}")
+    return list(rolls)
+
+
+def _open(g, forced_prev: list, entry_rolls: list | None) -> None:
+    """Open the pending phase. Its opening rolls take, first, the phase's own keyed forced
+    results (``{why: result}`` in its ``rolls``), then what the phase before left unused
+    (how files forced them before); the keyed ones used here are removed from the list."""
+    mine = _keyed(entry_rolls) if entry_rolls is not None else []
+    g.state.dice.forced = mine + list(forced_prev)
+    g.open_next()
+    left = g.state.dice.forced
+    if entry_rolls is not None:
+        used = [f for f in mine if not any(f is x for x in left)]
+        for f in used:
+            entry_rolls.remove(f)
+    g.state.dice.forced = []
 
 
 def _match(want, got) -> bool:
@@ -123,7 +154,7 @@ def play(data, path="<scenario>", check=True, on_phase=None) -> Report:
     rep = Report(str(path))
     want = data.get("setup_rejected")
     try:
-        g = new_game(data)
+        g = new_game(data, open_first=False)
     except (Refused, RulesetError) as e:
         if want is not None and str(want).lower() in str(e).lower():
             return rep
@@ -133,10 +164,31 @@ def play(data, path="<scenario>", check=True, on_phase=None) -> Report:
         rep.failures.append(f"the setup should have been refused (\"{want}\") but was accepted")
         return rep
     rep.game = g
-    for i, entry in enumerate(data["script"]):
+    script = data["script"]
+    try:
+        rolls = [_check_rolls(entry, f"script[{i}]") for i, entry in enumerate(script)]
+    except ScenarioError as e:
+        rep.error = str(e)
+        return rep
+
+    def next_phase_entry(i):
+        return next((j for j in range(i, len(script))
+                     if "night" in script[j] or "day" in script[j]), None)
+
+    first = next_phase_entry(0)
+    try:
+        _open(g, [], rolls[first] if first is not None else None)
+    except Refused as e:
+        rep.error = f"opening the first phase was refused: {e.en or e}"
+        return rep
+    opened_at = 0
+    for i, entry in enumerate(script):
         where = f"script[{i}]"
         phase = "night" if "night" in entry else "day" if "day" in entry else None
-        start = len(g.events) if i else 0      # the first phase also shows the game's start
+        start = len(g.events)                   # the phase's own events start here
+        seen = opened_at if phase is not None else start   # and with its opening
+        if i == 0:
+            start = seen = 0                    # the first phase also shows the game's start
         idx = g.state.idx
         if phase is not None:
             if g.state.over:
@@ -147,19 +199,45 @@ def play(data, path="<scenario>", check=True, on_phase=None) -> Report:
                 rep.failures.append(f"{where}: the script says {phase} {entry[phase]}, but the "
                                     f"game is at {g.state.phase} {g.state.number}")
                 break
-            g.state.dice.forced = list(entry.get("rolls") or [])
+            bad = _not_living(g, entry, where)
+            if bad:
+                rep.error = bad
+                break
+            g.state.dice.forced = rolls[i]
             try:
                 _run_phase(g, entry, where, rep)
-                g.resolve()
+                g.resolve(open_next=False)
+                left = g.state.dice.forced
+                opened_at = len(g.events)
+                nxt = next_phase_entry(i + 1)
+                _open(g, left, rolls[nxt] if nxt is not None else None)
+            except BadForcedRoll as e:
+                rep.error = f"{where}: rolls: {e.en}"
+                break
             except Refused as e:
                 rep.failures.append(f"{where}: resolving was refused: {e}")
                 break
             g.state.dice.forced = []   # unused forced rolls are fine: "had it rolled..."
         if check and entry.get("expect"):
-            _expect(g, entry["expect"], g.events[start:], idx, where, rep)
+            _expect(g, entry["expect"], g.events[start:], idx, where, rep,
+                    g.events[seen:start])
         if on_phase:
             on_phase(g, entry, g.events[start:])
     return rep
+
+
+def _not_living(g, entry, where) -> str | None:
+    """``absent:`` and ``excused:`` name living players; anything else is an error."""
+    s = g.state
+    for key in ("absent", "excused"):
+        for name in entry.get(key) or []:
+            p = s.players.get(str(name))
+            if p is None or not p.alive:
+                living = ", ".join(q.name for q in s.order if q.alive)
+                what = "no player of this game" if p is None else "out of the game"
+                return (f"{where}.{key}: '{name}' is {what}; {key} lists living players "
+                        f"({living})")
+    return None
 
 
 def _run_phase(g, entry, where, rep):
@@ -184,6 +262,8 @@ def _attempt(g, rep, where, what, rejected, call) -> None:
     before = len(g.events)
     try:
         call()
+    except BadForcedRoll:
+        raise
     except Refused as e:
         if rejected is None:
             rep.failures.append(f"{where}: {what} was refused: {e.ru}")
@@ -198,7 +278,10 @@ def _attempt(g, rep, where, what, rejected, call) -> None:
                             f"was accepted")
 
 
-def _expect(g, exp, events, idx, where, rep):
+def _expect(g, exp, events, idx, where, rep, opening=()):
+    """Check one phase's expectations. ``events`` are the phase's own (up to and including
+    the next phase's opening, as files always read them); ``opening`` the events made when
+    this phase opened, which ``events:`` may also expect here."""
     s = g.state
     fail = rep.failures.append
     if "eliminated" in exp:
@@ -230,8 +313,8 @@ def _expect(g, exp, events, idx, where, rep):
                     fail(f"{where}: {key}: {name} should {'' if present else 'not '}have "
                          f"'{st}'; has {held}")
     for want in exp.get("events") or []:
-        if not any(_event_matches(want, e) for e in events):
-            similar = [e.as_dict() for e in events if e.type == want.get("type")]
+        if not any(_event_matches(want, e) for e in (*opening, *events)):
+            similar = [e.as_dict() for e in (*opening, *events) if e.type == want.get("type")]
             fail(f"{where}: no event matches {want}; events of that type: {similar or 'none'}")
     for want in exp.get("no_events") or []:
         hits = [e.as_dict() for e in events if _event_matches(want, e)]

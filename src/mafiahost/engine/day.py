@@ -12,7 +12,8 @@ SPECIAL = ("against_all", "abstain")
 class DayCount:
     """The day's count in progress: day mechanics and ``day_count`` hooks change it."""
 
-    __slots__ = ("acquit", "counts", "extra", "for_", "g", "lynch_how", "votes", "weights")
+    __slots__ = ("acquit", "counts", "extra", "for_", "g", "lynch_how", "silent_void", "votes",
+                 "weights")
 
     def __init__(self, g, votes):
         self.g = g
@@ -23,6 +24,9 @@ class DayCount:
         self.counts: dict[str, float] = {}     # candidate -> weighted count
         self.lynch_how = "lynched"
         self.extra: dict = {}
+        # votes that do not count without the voter knowing (a bite, rum): left out of the
+        # count that decides, shown as cast in the public count
+        self.silent_void: set[str] = set()
 
     def weight_of(self, voters) -> float:
         w = self.weights
@@ -169,30 +173,47 @@ def resolve_day(g) -> None:
             mech.fn(dc, actor, ts, params)
     for fn, params in g.rules.hooks.get("day_count", ()):
         fn(dc, params)
-    for_ = {}
-    against_all = 0
+    for_: dict[str, list] = {}
+    shown: dict[str, list] = {}            # the public count: silently void votes as cast
+    against_all = shown_against = 0
     cast = 0
+    silent = dc.silent_void
     for p in eligible:
         t = votes.get(p.name)
         if t is None:
             if day.nonvoters_against_self and not s.has(p, "excused"):
                 for_.setdefault(p.name, []).append(p.name)
+                shown.setdefault(p.name, []).append(p.name)
                 cast += 1
             continue
-        cast += 1
+        void = p.name in silent
+        cast += not void
         if t == "against_all":
-            against_all += 1
+            against_all += not void
+            shown_against += 1
         elif t != "abstain":
-            for_.setdefault(t, []).append(p.name)
+            shown.setdefault(t, []).append(p.name)
+            if not void:
+                for_.setdefault(t, []).append(p.name)
     if day.absent_rule:
         for p in s.order:
             if p.alive and s.has(p, "absent"):
                 for_.setdefault(p.name, []).append(p.name)
+                shown.setdefault(p.name, []).append(p.name)
     dc.for_ = for_
     counts = {k: dc.weight_of(v) for k, v in for_.items()}
     dc.counts = counts
-    g.emit("vote_count", PUBLIC, counts=counts, voters={k: list(v) for k, v in for_.items()},
-           against_all=against_all, not_voted=[p.name for p in eligible if p.name not in votes])
+    if silent:
+        g.emit("vote_count", PUBLIC, counts={k: dc.weight_of(v) for k, v in shown.items()},
+               voters={k: list(v) for k, v in shown.items()}, against_all=shown_against,
+               not_voted=[p.name for p in eligible if p.name not in votes])
+        g.emit("vote_count_real", HOST, counts=counts, voters={k: list(v) for k, v in
+                                                                for_.items()},
+               against_all=against_all, void=sorted(silent))
+    else:
+        g.emit("vote_count", PUBLIC, counts=counts, voters={k: list(v) for k, v in for_.items()},
+               against_all=against_all,
+               not_voted=[p.name for p in eligible if p.name not in votes])
     if against_all and against_all > day.against_all_share * cast:
         g.emit("vote_cancelled", PUBLIC, why="against_all")
         return

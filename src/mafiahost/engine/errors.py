@@ -15,3 +15,8 @@ class Refused(Exception):
 
 class RulesetError(Exception):
     """A ruleset file that cannot be loaded: names the file, the entry and the field."""
+
+
+class BadForcedRoll(Refused):
+    """A forced dice result (a scenario's ``rolls:``) that is not one of the roll's
+    outcomes: the script is wrong, not the move."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import mechanics, victory
 from .day import DayCount, check_vote, mark_absent, resolve_day
-from .errors import Refused
+from .errors import BadForcedRoll, Refused
 from .events import HOST, PUBLIC, Event
 from .model import AbilitySpec, RulesetSpec
 from .night import resolve_night
@@ -21,6 +21,13 @@ mechanics.load_all()
 
 def _names(ps) -> str:
     return ", ".join(p if isinstance(p, str) else p.name for p in ps)
+
+
+def _same_outcome(forced, option) -> bool:
+    """A forced result names this outcome: equal, and a yes/no never stands for a number."""
+    if isinstance(forced, bool) != isinstance(option, bool):
+        return False
+    return forced == option or (isinstance(option, str) and str(forced) == option)
 
 
 def setup_violation(rules: RulesetSpec, roles: list[str]):
@@ -50,8 +57,12 @@ def setup_violation(rules: RulesetSpec, roles: list[str]):
 
 
 class Game:
-    def __init__(self, rules: RulesetSpec, seating: list[tuple[str, str]], seed: int = 0):
-        """``rules`` comes with its options already applied (``mafiahost.rules.load``)."""
+    def __init__(self, rules: RulesetSpec, seating: list[tuple[str, str]], seed: int = 0,
+                 open_first: bool = True):
+        """``rules`` comes with its options already applied (``mafiahost.rules.load``).
+
+        With ``open_first=False`` the first phase is not opened yet: the caller may force
+        the rolls made when it opens (``state.dice.forced``) and then call ``open_next``."""
         self.rules = rules
         self.options = dict(rules.options)
         seen = set()
@@ -80,7 +91,9 @@ class Game:
             for k, v in rules.roles[p.role].initial_status.items():
                 self.set_status(p, k, v)
         self._tell_teams()
-        self.start_phase(rules.first_phase, 1)
+        self.pending_phase: tuple[str, int] | None = (rules.first_phase, 1)
+        if open_first:
+            self.open_next()
 
     @classmethod
     def replay(cls, rules: RulesetSpec, events: list[Event]) -> Game:
@@ -100,6 +113,7 @@ class Game:
         g.events = []
         g.label = ""
         g.checked_census = -1
+        g.pending_phase = None
         for ev in events:
             g.events.append(ev)
             f = APPLY.get(ev.type)
@@ -128,22 +142,44 @@ class Game:
         if status in p.st:
             self.emit("status_cleared", HOST, player=p.name, status=status)
 
+    def _forced(self, why: str):
+        """The forced result for the roll ``why``, if any: the first keyed one
+        (``{why: result}``, for a roll of that kind) else the next plain one (by order)."""
+        forced = self.state.dice.forced
+        kind = why.split(" ", 1)[0]
+        for i, f in enumerate(forced):
+            if isinstance(f, dict) and len(f) == 1:
+                k = str(next(iter(f)))
+                if k == why or k == kind:
+                    forced.pop(i)
+                    return True, f[k]
+        for i, f in enumerate(forced):
+            if not isinstance(f, dict):
+                forced.pop(i)
+                return True, f
+        return False, None
+
     def roll(self, why: str, options: list):
-        """One roll of the game's dice over ``options`` (forced results first)."""
+        """One roll of the game's dice over ``options`` (forced results first).
+
+        A forced result must be one of the options, compared strictly: ``true`` is not
+        ``1``, so a forced ``true`` is refused for a 1/2/3 roll."""
         dice = self.state.dice
         n = len(options)
         i = dice.below(n)
         result = options[i]
         if dice.forced:
-            f = dice.forced.pop(0)
-            if f not in options:
-                allowed = _names(map(str, options))
-                raise Refused(f"Заданный результат броска «{f}» не из возможных: {allowed}.",
-                              f"Forced roll '{f}' is not one of: {allowed}.")
-            result = f
-            self.emit("roll", HOST, why=why, options=list(options), result=result,
-                      _state=dice.state, forced=True)
-            return result
+            found, f = self._forced(why)
+            if found:
+                hit = [o for o in options if _same_outcome(f, o)]
+                if not hit:
+                    allowed = _names(map(str, options))
+                    raise BadForcedRoll(
+                        f"Заданный результат броска «{f}» ({why}) не из возможных: {allowed}.",
+                        f"Forced roll '{f}' ({why}) is not one of: {allowed}.")
+                self.emit("roll", HOST, why=why, options=list(options), result=hit[0],
+                          _state=dice.state, forced=True)
+                return hit[0]
         self.emit("roll", HOST, why=why, options=list(options), result=result,
                   _state=dice.state)
         return result
@@ -153,13 +189,14 @@ class Game:
         dice = self.state.dice
         r = dice.below(1 << 20) < int(p * (1 << 20))
         if dice.forced:
-            f = dice.forced.pop(0)
-            if not isinstance(f, bool):
-                raise Refused(f"Бросок «{why}» ждёт true или false, задано «{f}».",
-                              f"Roll '{why}' expects true or false, got '{f}'.")
-            self.emit("roll", HOST, why=why, options=[True, False], chance=p, result=f,
-                      _state=dice.state, forced=True)
-            return f
+            found, f = self._forced(why)
+            if found:
+                if not isinstance(f, bool):
+                    raise BadForcedRoll(f"Бросок «{why}» ждёт true или false, задано «{f}».",
+                                  f"Roll '{why}' expects true or false, got '{f}'.")
+                self.emit("roll", HOST, why=why, options=[True, False], chance=p, result=f,
+                          _state=dice.state, forced=True)
+                return f
         self.emit("roll", HOST, why=why, options=[True, False], chance=p, result=r,
                   _state=dice.state)
         return r
@@ -449,10 +486,15 @@ class Game:
         victory.check(self)
         return self.events[start:]
 
-    def resolve(self) -> list[Event]:
-        """Settle the current phase, check victory, open the next phase."""
+    def resolve(self, open_next: bool = True) -> list[Event]:
+        """Settle the current phase, check victory, open the next phase.
+
+        With ``open_next=False`` the next phase is left to ``open_next`` (so that the rolls
+        made when it opens can be forced separately, as the scenario runner does)."""
         if self.state.over:
             raise Refused("Игра окончена.", "The game is over.")
+        if self.pending_phase is not None:
+            raise Refused("Следующая фаза ещё не открыта.", "The next phase is not open yet.")
         start = len(self.events)
         s = self.state
         if s.phase == "night":
@@ -462,6 +504,17 @@ class Game:
             resolve_day(self)
             nxt = ("night", s.number + 1 if self.rules.first_phase == "night" else s.number)
         if not victory.check(self):
+            self.pending_phase = nxt
+            if open_next:
+                self.open_next()
+        return self.events[start:]
+
+    def open_next(self) -> list[Event]:
+        """Open the phase a ``resolve(open_next=False)`` (or the game's creation) left
+        pending: its ``phase_started`` event and whatever happens when it opens."""
+        start = len(self.events)
+        if self.pending_phase is not None:
+            nxt, self.pending_phase = self.pending_phase, None
             self.start_phase(*nxt)
         return self.events[start:]
 

@@ -227,7 +227,7 @@ def resolve_night(g) -> None:
     for fn, params in rules.hooks.get("dawn", ()):
         fn(n, params)
     n.settle()
-    hows = {}
+    hows: dict = {}
     for a in n.attacks:
         if a.target.name in n.dying:
             hows.setdefault(a.target.name, a.how)

@@ -659,6 +659,13 @@ def _log_lines(w: Writer) -> list[str]:
                        against_all=d.get("against_all", 0),
                        not_voted=", ".join(map(w.who, d.get("not_voted", ())))
                        or w.term("nobody"))
+        elif e.type == "vote_count_real":
+            counts = d.get("counts", {})
+            summary = "; ".join(
+                w.t("post", "vote_line", target=w.who(t), voters=", ".join(map(w.who, vs)),
+                    count=_num(counts.get(t, len(vs)))) for t, vs in d.get("voters", {}).items())
+            line = w.t("log", "vote_count_real", summary=summary or w.term("nobody"),
+                       void=", ".join(map(w.who, d.get("void", ()))))
         else:
             if e.type == "phase_started":
                 tie = None

@@ -29,13 +29,15 @@ Mechanics that only one ruleset needs live next to it, in ``mafiahost/rules/abil
 
 from __future__ import annotations
 
+from typing import Any
+
 MECHANICS: dict = {}
 CONSTRAINTS: dict = {}
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due
 HOOKS: dict = {}           # (kind, name) -> fn
 CONDITIONS: dict = {}      # name -> fn(census, own, me, arg) -> bool
 TIE_POLICIES: dict = {}    # name -> fn(g, dc, leaders, for_) -> list of names to lynch (0 or 1)
-GUARD_SETTLE = None        # set by protect.py: how a guard meets an attack at dawn
+GUARD_SETTLE: Any = None   # set by protect.py: how a guard meets an attack at dawn
 
 HOOK_KINDS = ("on_eliminated", "night_open", "night_start", "dawn", "day_start", "day_count",
               "step", "vote_check")

@@ -155,9 +155,19 @@ def in_stock(g, p, ab, ts, params):
     return None
 
 
+def _buying_tonight(g, p, item) -> bool:
+    """A purchase of ``item`` sent by ``p`` this night (the shop's move)."""
+    abilities = g.rules.abilities
+    return any(a.actor == p.name and abilities[a.ability].id == "buy_" + item
+               for a in g.state.pending)
+
+
 @constraint("singapore_has_item")
 def has_usable_item(g, p, ab, ts, params):
     item = params["item"]
+    if item in NOW_ITEMS and usable(g, p, item) < 1 and _buying_tonight(g, p, item) and \
+            cursed(g, p) != "holiness":
+        return None     # «можно использовать в ночь покупки»: bought when it is used
     if usable(g, p, item) < 1:
         return (f"«{ab.name_ru}»: нет действующего предмета «{item}» (купленные этой ночью "
                 f"вещи действуют со следующей ночи).",
@@ -241,6 +251,9 @@ def cover_rules(g, p, ab, ts, params):
 def doctor_rest(g, p, ab, ts, params):
     last = g.state.status_value(p, "doctor_last") or ()
     for t in ts:
+        # «если на вторую ночь не будет вылечен врачом то умирает»: his wounded may be healed
+        if params.get("wounded_ok") and g.state.has(g.state.players[t], "wounded"):
+            continue
         if t in last:
             return (f"«{t}» лечен(а) прошлой ночью: этой ночью его нельзя лечить или "
                     f"перевязывать.",
@@ -254,6 +267,17 @@ def once_each(g, p, ab, ts, params):
     if ts and ts[0] in done:
         return (f"«{ts[0]}» уже исповедан(а): одного персонажа — один раз за игру.",
                 f"'{ts[0]}' has already confessed: once a game per character.")
+    return None
+
+
+@constraint("singapore_makeup_not_self")
+def makeup_not_self(g, p, ab, ts, params):
+    """«Не может переводить действия с себя, но может переводить на себя»."""
+    if ts and ts[0] == p.name:
+        return ("Гримёр не может переводить действия с себя (но может — на себя): первым "
+                "выберите другого игрока.",
+                "The make-up artist cannot move actions off himself (only onto himself): "
+                "choose another player first.")
     return None
 
 
@@ -362,22 +386,59 @@ def bandage(n, actor, targets, params):
     g.set_status(actor, "doctor_last", [t.name for t in targets], until=n.idx + 2)
 
 
+def use_now_item(n, actor, item) -> bool:
+    """Use one ``item`` (of NOW_ITEMS) tonight: one he has, or the one he is buying tonight
+    («кроме противоядия, бутылки рома и кляпа, которые можно использовать в ночь
+    покупки»): that purchase is made now, and the shop's move later does not buy again."""
+    g = n.g
+    if take_item(g, actor, item, why="used"):
+        return True
+    if not _buying_tonight(g, actor, item) or (actor.name, item) in n.extra.get("sg_early", ()):
+        return False
+    if not _purchase(g, actor, item):
+        g.emit("no_effect", HOST, player=actor.name, ability="buy_" + item, why="shop")
+        return False
+    n.extra.setdefault("sg_early", set()).add((actor.name, item))
+    return True
+
+
 @mechanic("singapore_antidote", visits=False, counts_as_out=False)
 def antidote(n, actor, targets, params):
     """Self-cure: poison (or a vampire's venom) due tonight does not kill."""
-    take_item(n.g, actor, "antidote", why="used")
+    if not use_now_item(n, actor, "antidote"):
+        return
     n.heals.setdefault(actor.name, []).append((actor, {"against": ["delayed"]}))
+
+
+HARMFUL = ("singapore_kill", "singapore_seek", "singapore_poison", "singapore_bite")
 
 
 @mechanic("singapore_cover")
 def cover(n, actor, targets, params):
-    """The cops' cover: the resident is guarded from kills tonight and his own night move
-    (later in the night) is blocked. Paid 2 coins if someone came to kill him."""
+    """The cops' cover, «охрана одного жителя ночью»: «блокируется ночное действие всех
+    игроков осуществляющих ход после Прикрытия» — every player (but the cops) whose move
+    lands on the resident at a later step is blocked; the resident himself still acts.
+    He is also guarded from kills and poison tonight. 2 coins to the coverer if a kill,
+    poison or bite was stopped («удачное прикрытие»)."""
     g = n.g
     t = targets[0]
     n.heals.setdefault(t.name, []).append((actor, {"against": ["direct", "delayed"]}))
-    n.block(t, actor)
-    n.extra.setdefault("sg_covers", []).append((actor, t))
+    abilities = g.rules.abilities
+    idx = g.rules.step_index
+    here = idx[n.step.id]
+    stopped = False
+    for a in n.s.pending:
+        ab = abilities[a.ability]
+        if not a.targets or ab.step is None or idx[ab.step] <= here:
+            continue
+        aimed = n.redirects.get(a.actor, (a.targets[0],))[0]
+        q = n.s.players[a.actor]
+        if aimed != t.name or q is t or q.faction == actor.faction:
+            continue
+        n.block(q, actor)
+        stopped = stopped or any(m.name in HARMFUL for m, _ in ab.mechs)
+    if stopped:
+        n.extra.setdefault("sg_covers", []).append((actor, t))
     set_counter(g, "last_cover:" + actor.faction, [t.name, n.s.number])
 
 
@@ -421,7 +482,8 @@ def drink(n, actor, targets, params):
 @mechanic("singapore_rum")
 def rum(n, actor, targets, params):
     """A bottle of rum: the companion's vote does not count next day."""
-    take_item(n.g, actor, "rum", why="used")
+    if not use_now_item(n, actor, "rum"):
+        return
     n.g.set_status(targets[0], "vote_void", "rum", until=n.idx + 1)
 
 
@@ -546,7 +608,10 @@ def steal(n, actor, targets, params):
         g.emit("stolen", g.to(actor, t), to=actor.name, victim=t.name, item="gun")
         g.set_status(actor, "has_gun", True, until=n.idx + 2)
         return
-    inv = items_of(g, t)
+    inv = dict(items_of(g, t))
+    if g.state.status_value(t, "will") and inv.get("will"):   # «Не ворует заполненное завещание»
+        inv["will"] -= 1
+    inv = {k: v for k, v in inv.items() if v > 0}
     if inv:
         item = sorted(inv)[0]
         take_item(g, t, item, why="stolen")
@@ -604,20 +669,30 @@ def buy(n, actor, targets, params):
     Items work from the next night (antidote and rum at once)."""
     g = n.g
     item = params["item"]
-    price = SHOP[item][0]
-    stock = counter(g, "stock:" + item, 0)
-    if stock <= 0 or not spend(g, actor, price, "shop:" + item):
+    if (actor.name, item) in n.extra.get("sg_early", ()):
+        return          # bought earlier tonight, when it was used
+    if not _purchase(g, actor, item):
         g.emit("no_effect", HOST, player=actor.name, ability="buy_" + item, why="shop")
         return
+    if item == "poison" and is_clan(actor):
+        return
+    fresh = dict(g.state.status_value(actor, "fresh") or {})
+    fresh[item] = fresh.get(item, 0) + 1
+    g.set_status(actor, "fresh", fresh, until=g.state.idx)
+
+
+def _purchase(g, actor, item) -> bool:
+    """Pay and take one ``item`` from the stock (a clan's poison goes to the clan)."""
+    stock = counter(g, "stock:" + item, 0)
+    if stock <= 0 or not spend(g, actor, SHOP[item][0], "shop:" + item):
+        return False
     set_counter(g, "stock:" + item, stock - 1)
     if item == "poison" and is_clan(actor):
         key = "poison:" + actor.faction
         set_counter(g, key, counter(g, key, 0) + 1)
-        return
-    give_item(g, actor, item, why="shop")
-    fresh = dict(g.state.status_value(actor, "fresh") or {})
-    fresh[item] = fresh.get(item, 0) + 1
-    g.set_status(actor, "fresh", fresh, until=n.idx)
+    else:
+        give_item(g, actor, item, why="shop")
+    return True
 
 
 # ---- orders (day) ---------------------------------------------------------------------------
@@ -790,7 +865,10 @@ def dawn(n, params):
             if t.name in vest_step and vest_step[t.name] is a.step:
                 g.emit("saved", HOST, player=t.name, by="vest", cause=a.cause)
                 continue
-            if t.name not in vest_step and usable(g, t, "vest") and a.cause != "silver":
+            if t.name not in vest_step and usable(g, t, "vest"):
+                if a.cause == "silver":   # «не сможет сбить броник»: stopped, the vest stays
+                    g.emit("saved", HOST, player=t.name, by="vest", cause=a.cause)
+                    continue
                 take_item(g, t, "vest", why="shot")
                 vest_step[t.name] = a.step
                 g.emit("saved", HOST, player=t.name, by="vest", cause=a.cause)
@@ -806,6 +884,7 @@ def dawn(n, params):
             continue
         n.heals.setdefault(t.name, []).append((doc, {"against": ["direct", "delayed"]}))
         g.emit("wounded", g.to(t, doc), player=t.name, to=t.name)
+        g.set_status(t, "wounded", doc.name, until=n.idx + 2)
         g.emit("scheduled", HOST, item={"effect": "singapore_poison_due", "cause": "wound",
                                         "night_idx": n.idx + 2, "step": "m6_shop",
                                         "target": t.name,
@@ -817,7 +896,7 @@ def dawn(n, params):
         if t.name in attacked and t.name not in lethal:
             earn(g, doc, fee, "heal")
     for cop, t in n.extra.get("sg_covers", ()):
-        if t.name in attacked and t.name not in lethal:
+        if t.name not in lethal:
             earn(g, cop, 2, "cover")
     # income and consequences of the night's deaths
     for name, a in lethal.items():
@@ -918,7 +997,7 @@ def day_count(dc, params):
         if not p.alive:
             continue
         if s.has(p, "vote_void") and p.name in dc.votes:
-            del dc.votes[p.name]
+            dc.silent_void.add(p.name)     # not counted; shown as cast («не узнает»)
             g.emit("vote_void", HOST, player=p.name, why=s.status_value(p, "vote_void"))
         if p.name not in s.votes and not s.has(p, "voteless"):
             missed = s.status_value(p, "missed_votes", 0) + 1

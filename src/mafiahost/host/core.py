@@ -1,0 +1,503 @@
+"""The host layer's common ground: errors, the game cache, the transaction that every
+command runs in (``HostBase._command``), recorded engine calls, and small helpers."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..engine.errors import Refused
+from ..engine.events import Event
+from ..engine.game import Game
+from ..rules import load
+from ..store import (
+    ADD_VOTE_RECORD,
+    CommandRow,
+    GameRow,
+    ImportedPostRow,
+    PlayerLinkRow,
+    Store,
+    event_from_json,
+    event_to_json,
+    open_store,
+)
+from ..store import normalize as normalize_event
+
+FORMAT = "mafiahost-game"
+FORMAT_VERSION = 1
+SEED_LIMIT = 1 << 63
+
+#: Test hook: with MAFIAHOST_TEST_PAUSE=<command kind>, that command stops inside its
+#: transaction, after writing its events and before the commit, touches the file named by
+#: MAFIAHOST_TEST_PAUSE_FILE and sleeps (MAFIAHOST_TEST_PAUSE_SECONDS, default 60); the
+#: crash test kills the process there.
+PAUSE_ENV = "MAFIAHOST_TEST_PAUSE"
+
+AGAINST_ALL = {"against_all", "against-all", "против всех", "противвсех", "против_всех"}
+ABSTAIN = {"abstain", "воздерживаюсь", "воздержался", "воздержалась", "воздержаться"}
+
+
+class HostError(Refused):
+    """A host command that cannot be done: a sentence in Russian and English."""
+
+
+class NoGame(HostError):
+    """There is no game with that number."""
+
+
+class AccessDenied(Exception):
+    """A web request whose credential does not (or no longer) name this game and seat."""
+
+
+# ---- the game cache --------------------------------------------------------------------------
+
+class _Entry:
+    __slots__ = ("game", "lock", "rev", "stale")
+
+    def __init__(self, rev: int, game: Game):
+        self.rev = rev
+        self.game = game
+        self.lock = threading.Lock()
+        self.stale = False
+
+
+class GameCache:
+    """Games rebuilt from their events, kept in this process, keyed by game id and the
+    game row's revision (``games.rev``, bumped by every command inside its transaction).
+
+    A command looks its game up *inside* its transaction, after it has locked the row, by
+    the revision it read there: if another process (or a command that was rolled back)
+    moved the game on, the revision differs and the game is rebuilt from the events, so
+    several processes on one database stay correct. A command *takes* the entry (nobody
+    else can use it while the engine changes it) and puts the game back under the new
+    revision only after its commit. Readers hold the entry's lock while they look at the
+    game and give up on an entry a command has taken (they rebuild instead)."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._lock = threading.Lock()
+        self._d: OrderedDict[int, _Entry] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def take(self, game_id: int, rev: int) -> _Entry | None:
+        """The entry for exactly ``rev``, removed from the cache and locked, or None."""
+        with self._lock:
+            e = self._d.pop(game_id, None)
+            if e is None:
+                self.misses += 1
+                return None
+            e.stale = True
+            if e.rev != rev:
+                self.misses += 1
+                return None
+            self.hits += 1
+        e.lock.acquire()
+        return e
+
+    def peek(self, game_id: int, rev: int) -> _Entry | None:
+        """The entry for exactly ``rev``, locked for reading (release ``e.lock``), or None."""
+        with self._lock:
+            e = self._d.get(game_id)
+            if e is None or e.rev != rev or e.stale:
+                self.misses += 1
+                return None
+            self._d.move_to_end(game_id)
+            self.hits += 1
+        e.lock.acquire()
+        if e.stale:
+            e.lock.release()
+            return None
+        return e
+
+    def put(self, game_id: int, rev: int, game: Game) -> None:
+        with self._lock:
+            cur = self._d.get(game_id)
+            if cur is not None:
+                if cur.rev >= rev:
+                    return
+                cur.stale = True
+            self._d[game_id] = _Entry(rev, game)
+            self._d.move_to_end(game_id)
+            while len(self._d) > self.size:
+                _, old = self._d.popitem(last=False)
+                old.stale = True
+
+    def clear(self) -> None:
+        with self._lock:
+            for e in self._d.values():
+                e.stale = True
+            self._d.clear()
+
+
+def commitment(seed: int, salt: str) -> str:
+    """The public commitment to the seed: sha256 of ``"mafiahost-seed:<seed>:<salt>"``."""
+    return hashlib.sha256(f"mafiahost-seed:{seed}:{salt}".encode()).hexdigest()
+
+
+def _link_seat():
+    from sqlalchemy import bindparam, select
+    t = PlayerLinkRow.__table__
+    return select(t.c.seat).where(t.c.token == bindparam("token"),
+                                  t.c.game_id == bindparam("gid"))
+
+
+_LINK_SEAT = _link_seat()
+
+
+def new_token() -> str:
+    """An unguessable link token: 192 random bits from ``secrets``."""
+    return secrets.token_urlsafe(24)
+
+
+def new_seed() -> int:
+    return int.from_bytes(os.urandom(8), "big") % SEED_LIMIT
+
+
+def _say(lang: str, ru: str, en: str) -> str:
+    return ru if lang == "ru" else en
+
+
+def _fold(name: str) -> str:
+    return name.casefold().replace("ё", "е").strip()
+
+
+def parse_time(value: str | None) -> datetime | None:
+    """An ISO 8601 time ('2025-05-01 21:00', '2025-05-01T21:00+03:00') or None."""
+    if value in (None, ""):
+        return None
+    try:
+        return datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise HostError(f"Не понимаю время «{value}»; пишите так: 2025-05-01 21:00 "
+                        f"(можно с поясом: 2025-05-01T21:00+03:00).",
+                        f"Cannot read the time '{value}'; write it like 2025-05-01 21:00 "
+                        f"(a zone may follow: 2025-05-01T21:00+03:00).") from None
+
+
+def is_late(at: datetime | None, deadline: datetime | None) -> bool:
+    if at is None or deadline is None:
+        return False
+    if (at.tzinfo is None) != (deadline.tzinfo is None):   # compare in the deadline's zone
+        if at.tzinfo is None:
+            at = at.replace(tzinfo=deadline.tzinfo)
+        else:
+            at = at.astimezone(deadline.tzinfo).replace(tzinfo=None)
+    return at > deadline
+
+
+# ---- engine calls, recorded so that a game can be run again --------------------------------
+
+def apply_op(g: Game, op: list) -> None:
+    """Run one recorded engine call on ``g``."""
+    kind = op[0]
+    if kind == "submit":
+        g.submit(op[1], op[2], tuple(op[3]), replace=bool(op[4]))
+    elif kind == "vote":
+        g.vote(op[1], op[2])
+    elif kind == "resolve":
+        g.resolve()
+    elif kind == "remove":
+        g.host_remove(op[1], op[2])
+    elif kind == "replace_player":
+        g.replace_player(op[1], op[2])
+    elif kind == "absent":
+        g.mark_absent(op[1])
+    elif kind == "excuse":
+        g.excuse(op[1])
+    else:
+        raise ValueError(f"unknown engine call {kind!r}")
+
+
+class _Ctx:
+    """What a command collects while it runs: engine calls, vote records, notes."""
+
+    def __init__(self, session, row: GameRow, g: Game):
+        self.s = session
+        self.row = row
+        self.g = g
+        self.ops: list[list] = []
+        self.records: list[dict] = []
+        self.posts: list[str] = []
+        self.before: dict = {}
+        self.result: dict = {}
+        self.nothing = False      # set when the command found nothing to do
+
+    def op(self, *op) -> None:
+        op = list(op)
+        apply_op(self.g, op)
+        self.ops.append(op)
+
+
+@dataclass
+class Done:
+    """The answer to a command: a message for the host, and the post to paste if any."""
+    game_id: int
+    message: str
+    post: str = ""
+    events: list = field(default_factory=list)
+    data: dict = field(default_factory=dict)
+
+
+
+class HostBase:
+    """Opening a store, loading games, running one command as one transaction, and
+    reading seat names: what every command family builds on."""
+
+    def __init__(self, db: str | None = None, store: Store | None = None,
+                 cache: GameCache | None = None):
+        self.store = store or open_store(db)
+        self.cache = cache if cache is not None else GameCache()
+
+    # ---- loading -----------------------------------------------------------------------
+    @staticmethod
+    def rules_of(row: GameRow):
+        return load(row.ruleset, json.loads(row.options) or None)
+
+    def _game(self, s, row: GameRow) -> Game:
+        return Game.replay(self.rules_of(row), Store.events(s, row.id))
+
+    def _row(self, s, game_id: int) -> GameRow:
+        row = s.get(GameRow, game_id)
+        if row is None:
+            raise self._no_game(s, game_id)
+        return row
+
+    def _no_game(self, s, game_id) -> HostError:
+        from sqlalchemy import select
+        ids = ", ".join(str(i) for i in s.scalars(select(GameRow.id).order_by(GameRow.id)))
+        return NoGame(f"Игры №{game_id} нет; игры: {ids or 'пока ни одной'}.",
+                         f"There is no game {game_id}; games: {ids or 'none yet'}.")
+
+    def load(self, game_id: int) -> tuple[GameRow, Game]:
+        """The game's row and the game rebuilt from its events (read only)."""
+        with self.store.session() as s:
+            row = self._row(s, game_id)
+            return row, self._game(s, row)
+
+    @contextmanager
+    def reading(self, game_id: int, check=None):
+        """``(row, game)`` to look at (never to change) while the block runs: the cached
+        game when its revision is the one stored, else rebuilt from the events (and cached
+        afterwards). ``check(session, row)`` runs in the same read transaction (e.g. that
+        a player's link is still valid)."""
+        e = g = None
+        with self.store.session() as s:
+            row = self._row(s, game_id)
+            if check is not None:
+                check(s, row)
+            e = self.cache.peek(game_id, row.rev)
+            if e is None:
+                g = self._game(s, row)
+                same = True
+                if self.store.dialect != "sqlite":   # read committed: a statement each
+                    from sqlalchemy import select
+                    same = s.scalar(select(GameRow.rev).where(GameRow.id == game_id)) \
+                        == row.rev
+        if e is not None:
+            try:
+                yield row, e.game
+            finally:
+                e.lock.release()
+            return
+        yield row, g
+        if same:
+            self.cache.put(game_id, row.rev, g)
+
+    def _command(self, game_id: int, kind: str, args: dict, fn, guard=None) -> Done:
+        """Run ``fn(ctx)`` as one transaction and store it as command ``kind``.
+
+        The game comes from the cache when its revision is the one just locked (else it is
+        rebuilt from the events); it goes back to the cache under the new revision only
+        after the commit. ``guard(session, row, game)`` runs first inside the transaction
+        and may refuse."""
+        entry = None
+        try:
+            with self.store.locked(game_id) as (s, row):
+                entry = self.cache.take(game_id, row.rev - 1)
+                g = entry.game if entry is not None else self._game(s, row)
+                if guard is not None:
+                    guard(s, row, g)
+                n0 = len(g.events)
+                ctx = _Ctx(s, row, g)
+                done = fn(ctx)
+                rev = row.rev
+                if not (ctx.nothing and len(g.events) == n0):
+                    new = [normalize_event(e) for e in g.events[n0:]]
+                    cid = Store.add_command_fast(s, game_id, kind, args, ctx.ops, n0, new,
+                                                 ctx.before, ctx.result)
+                    if ctx.records:
+                        s.execute(ADD_VOTE_RECORD, [{"game_id": game_id, "command_id": cid,
+                                                     **r} for r in ctx.records])
+                    for k in ctx.posts:
+                        s.add(ImportedPostRow(game_id=game_id, post_key=k, command_id=cid))
+                    s.flush()
+                    _test_pause(kind)
+                    g.events[n0:] = new           # as they read back from the database
+                    done.events = new
+            self.cache.put(game_id, rev, g)
+            return done
+        except LookupError:
+            with self.store.session() as s:
+                raise self._no_game(s, game_id) from None
+        finally:
+            if entry is not None:
+                entry.lock.release()
+
+    # ---- names -------------------------------------------------------------------------
+    @staticmethod
+    def seat(g: Game, name: str) -> str:
+        """The seat name for what the host typed: the seat, the replacement's nick, or
+        either written in another case or with е for ё (when that picks one player)."""
+        s = g.state
+        exact = g.seat_of(name)
+        if exact is not None:
+            return exact
+        f = _fold(name)
+        hits = {p.name for p in s.order if _fold(p.name) == f}
+        hits |= {seat for seat, nick in s.aliases.items() if _fold(nick) == f}
+        return hits.pop() if len(hits) == 1 else name
+
+    def _target(self, g: Game, t: str) -> str:
+        f = _fold(t)
+        if f in AGAINST_ALL:
+            return "against_all"
+        if f in ABSTAIN:
+            return "abstain"
+        return self.seat(g, t)
+
+
+# ---- helpers shared by the command families -------------------------------------------------
+
+def can_use(g: Game, p) -> list[str]:
+    """The abilities ``p`` may still use this phase (targets aside)."""
+    return [{"id": ab.id, "targets": ab.targets, "name_ru": ab.name_ru, "name_en": ab.name_en}
+            for ab in g.rules.by_phase[p.role].get(g.state.phase, ())
+            if (p.alive or ab.while_dead) and g.why_not_actor(p, ab) is None]
+
+
+def not_acted(g: Game) -> list[str]:
+    """Players who may still send a move this phase."""
+    st = g.state
+    out = []
+    for p in st.order:
+        for ab in g.rules.by_phase[p.role].get(st.phase, ()):
+            if (p.alive or ab.while_dead) and g.why_not_actor(p, ab) is None:
+                out.append(g.display(p.name))
+                break
+    return out
+
+
+def not_voted(g: Game) -> list[str]:
+    from ..engine.day import vote_loss
+    st = g.state
+    return [g.display(p.name) for p in st.order
+            if p.alive and p.name not in st.votes and vote_loss(g, p) is None]
+
+
+def _slot_taken(g: Game, actor: str, ability: str) -> bool:
+    p = g.state.players.get(actor)
+    if p is None:
+        return False
+    ab = g.rules.abilities.get(f"{p.role}.{ability}")
+    return ab is not None and g.slot_of(p, ab) in g.state.slots
+
+
+def _find_action(g: Game, seq: int) -> Event | None:
+    n = 0
+    for e in g.events:
+        if e.type == "action":
+            n += 1
+            if n == seq:
+                return e
+    return None
+
+
+def _phase_result(g: Game, cmds: list[CommandRow], label: str) -> list[Event] | None:
+    """The events of the resolution of phase ``label`` ("night 1"), or None."""
+    for cmd in cmds:
+        if cmd.kind != "resolve" or not cmd.n_events:
+            continue
+        if g.events[cmd.first_event].phase == label.strip():
+            return g.events[cmd.first_event:cmd.first_event + cmd.n_events]
+    return None
+
+
+def format_event(i: int, e: Event) -> str:
+    aud = e.audience if isinstance(e.audience, str) else "→" + ",".join(e.audience)
+    fields = ", ".join(f"{k}={_short(v)}" for k, v in e.data.items() if not k.startswith("_"))
+    return f"{i:4d} [{e.phase}] {e.type} ({aud}) {fields}".rstrip()
+
+
+def _short(v) -> str:
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_short(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_short(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def _args_text(cmd: CommandRow) -> str:
+    a = json.loads(cmd.args)
+    if cmd.kind == "act":
+        return (f"{a['actor']} {a['ability']} {' '.join(a['targets'])}"
+                f"{' --replace' if a.get('replace') else ''}").strip()
+    if cmd.kind == "vote":
+        return f"{a['voter']} {a['target']}"
+    if cmd.kind == "new":
+        return f"{len(a['players'])} players"
+    return " ".join(f"{k}={v}" for k, v in a.items() if v not in (None, "", False, {}))
+
+
+def _event_dict(type_, phase, body) -> dict:
+    b = json.loads(body)
+    return {"type": type_, "phase": phase, "audience": b["audience"], "data": b["data"]}
+
+
+def _event_dict_of(e: Event) -> dict:
+    return _event_dict(e.type, e.phase, event_to_json(e))
+
+
+def _event_from_dict(d: dict) -> Event:
+    return event_from_json(d["type"], d["phase"],
+                           json.dumps({"audience": d["audience"], "data": d["data"]}))
+
+
+def post_key(p) -> str:
+    """A forum post's identity: its id and a hash of its text (an edit is a new post), or
+    without an id a hash of author, time and text."""
+    t = p.time.isoformat() if getattr(p, "time", None) else ""
+    h = hashlib.sha256(f"{p.author}\x00{t}\x00{p.text}".encode()).hexdigest()
+    pid = getattr(p, "id", None)
+    if pid not in (None, ""):
+        return f"id:{str(pid)[:100]}:{h[:32]}"
+    return f"h:{h}"
+
+
+def _select_keys(game_id: int):
+    from sqlalchemy import select
+    return select(ImportedPostRow.post_key).where(ImportedPostRow.game_id == game_id)
+
+
+def _test_pause(kind: str) -> None:
+    if os.environ.get(PAUSE_ENV) != kind:
+        return
+    path = os.environ.get(PAUSE_ENV + "_FILE")
+    if path:
+        with open(path, "w") as f:
+            f.write(str(os.getpid()))
+    time.sleep(float(os.environ.get(PAUSE_ENV + "_SECONDS", "60")))
+
+
+def event_list(g: Game) -> list[dict]:
+    """A game's events as plain dicts (what tests compare event by event)."""
+    return [_event_dict_of(e) for e in g.events]
+

@@ -5,17 +5,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_web_support import ROLES6, client, csrf_of, make_app
-
-from mafiahost.web import app as webapp
+from test_web_support import ROLES6, client, csrf_of, make_app, session_csrf
 
 
 @pytest.fixture
 def site(tmp_path):
     app, host = make_app(str(tmp_path / "games.db"))
     w = app.state.web
-    gid = host.new_game("gemini", list(ROLES6), roles=ROLES6, seed=99).game_id
-    return {"app": app, "host": host, "w": w, "gid": gid, "links": host.links(gid)}
+    key = host.add_host("Ведущий")
+    gid = host.new_game("gemini", list(ROLES6), roles=ROLES6, seed=99,
+                        owner=host.host_id("Ведущий")).game_id
+    return {"app": app, "host": host, "w": w, "gid": gid, "links": host.links(gid),
+            "key": key}
 
 
 def player(site, name):
@@ -77,9 +78,9 @@ def test_player_cannot_act_for_someone_else(site):
 
 
 def test_host_resolve_preview_posts_log_undo(site):
-    w, gid = site["w"], site["gid"]
-    hc = client(site["app"], w.host_key)
-    csrf = webapp.host_csrf(w)
+    gid = site["gid"]
+    hc = client(site["app"], site["key"])
+    csrf = session_csrf(hc)
     site["host"].act(gid, "Вера", "kill", ["Дина"])
     page = hc.get(f"/host/games/{gid}").text
     assert "Вера — <code>kill</code> → Дина" in page
@@ -101,9 +102,9 @@ def test_host_resolve_preview_posts_log_undo(site):
 
 
 def test_deadline_refuses_late_moves_and_votes_from_players(site):
-    w, gid = site["w"], site["gid"]
-    hc = client(site["app"], w.host_key)
-    r = hc.post(f"/host/games/{gid}/deadline", data={"csrf": webapp.host_csrf(w),
+    gid = site["gid"]
+    hc = client(site["app"], site["key"])
+    r = hc.post(f"/host/games/{gid}/deadline", data={"csrf": session_csrf(hc),
                                                       "when": "2001-01-01T10:00"})
     assert r.status_code == 303
     c, _, url = player(site, "Глеб")
@@ -137,14 +138,19 @@ def test_votes_by_day_and_the_count(site):
 
 def test_new_game_from_the_form_and_links(site):
     w = site["w"]
-    hc = client(site["app"], w.host_key)
+    hc = client(site["app"], site["key"])
     page = hc.get("/host").text
     r = hc.post("/host/games", data={"csrf": csrf_of(page), "ruleset": "gemini",
                                      "players": "А1\nБ2\nВ3\nГ4\nД5\nЕ6\nЖ7\nЗ8"})
-    assert r.status_code == 303
-    game = hc.get(r.headers["location"]).text
-    links = re.findall(r'value="(http://testserver/p/[^"]+)"', game)
+    # the links are shown on the answer, this once; the game's page never shows them
+    assert r.status_code == 200 and "больше их не покажет" in r.text
+    links = re.findall(r'value="(http://testserver/p/[^"]+)"', r.text)
     assert len(links) == 8 and len(set(links)) == 8
+    gid = int(re.search(r'href="/host/games/(\d+)"', r.text).group(1))
+    game = hc.get(f"/host/games/{gid}").text
+    assert not any(u.rsplit("/", 1)[1] in game for u in links)
+    assert client(site["app"]).get(links[0][len("http://testserver"):]).status_code == 200
+    assert w.host.host_role(w.host.host_id("Ведущий"), gid) == "owner"
     r = hc.post("/host/games", data={"csrf": csrf_of(page), "ruleset": "gemini",
                                      "players": "А1,Б2"})
     assert r.status_code == 303 and r.headers["location"] == "/host"
@@ -157,6 +163,13 @@ def test_login_with_the_key_and_a_wrong_key(site):
     page = c.get("/login")
     r = c.post("/login", data={"csrf": csrf_of(page.text), "key": "wrong"})
     assert r.status_code == 403 and "Ключ не подходит" in r.text
-    r = c.post("/login", data={"csrf": csrf_of(page.text), "key": site["w"].host_key})
+    r = c.post("/login", data={"csrf": csrf_of(page.text), "key": site["key"]})
     assert r.status_code == 303
     assert c.get("/host").status_code == 200
+    # the session cookie is not the key, and the key is never taken from a URL
+    assert site["key"] not in str(c.cookies.values())
+    c2 = client(site["app"])
+    r = c2.get("/login", params={"key": site["key"]})
+    assert r.status_code == 400 and "не принимается" in r.text
+    assert "set-cookie" not in r.headers or "mh_session" not in r.headers["set-cookie"]
+    assert c2.get("/host").status_code == 403

@@ -49,15 +49,17 @@ def test_host_and_players_play_a_night_in_the_browser(browser, tmp_path):
         hp.fill("textarea[name=roles]", ", ".join(f"{k}={v}" for k, v in ROLES6.items()))
         hp.fill("input[name=seed]", "7")
         hp.click("text=Создать игру")
-        assert "/host/games/" in hp.url
+        # the answer shows the players' links this once
         assert "создана" in hp.locator(".flash").inner_text()
-        gid = int(hp.url.rstrip("/").rsplit("/", 1)[1])
         links = {}
-        for row in hp.locator("table.players tbody tr").all():
+        for row in hp.locator("table.links tbody tr").all():
             name = row.locator("td").first.inner_text().strip()
             links[name] = row.locator("input.copyable").input_value()
         assert set(links) == set(ROLES6)
         assert len(set(links.values())) == 6 and all("/p/" in u for u in links.values())
+        hp.click("text=К игре")
+        assert "/host/games/" in hp.url
+        gid = int(hp.url.rstrip("/").rsplit("/", 1)[1])
 
         # each player in a separate browser context (no shared cookies)
         pages = {}

@@ -49,15 +49,36 @@ def make_app(db: str):
     return create_app(host=host), host
 
 
+def make_host(host, name: str = "ведущий") -> str:
+    """A host account on ``host``'s database; its key."""
+    return host.add_host(name)
+
+
+def login(c, key: str):
+    """Log ``c`` in with an account's key, by the login form (as a browser does)."""
+    page = c.get("/login")
+    r = c.post("/login", data={"csrf": csrf_of(page.text), "key": key})
+    assert r.status_code == 303, r.text
+    return c
+
+
+def session_csrf(c) -> str:
+    """The anti-forgery token of the host's forms for ``c``'s session."""
+    page = c.get("/host")
+    assert page.status_code == 200, page.text
+    return csrf_of(page.text)
+
+
 def client(app, host_key: str | None = None):
+    """A test client of ``app``; logged in (by the form) with ``host_key``, an account's
+    key, when given."""
     import warnings
     warnings.filterwarnings("ignore", message="Using `httpx` with")
     from starlette.testclient import TestClient
     c = TestClient(app, base_url="http://testserver", follow_redirects=False,
                    raise_server_exceptions=False)
     if host_key:
-        r = c.get("/login", params={"key": host_key})
-        assert r.status_code == 303, r.text
+        login(c, host_key)
     return c
 
 
@@ -75,13 +96,17 @@ class Server:
              *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=e)
         self.out = []
         self.key = None
+        if "--demo" not in extra:          # an account to log in with
+            from mafiahost.host import Host
+            h = Host(db)
+            self.key = h.add_host(f"тест-{self.port}")
         deadline = time.time() + 30
         while time.time() < deadline:
             line = self.proc.stdout.readline()
             if not line:
                 break
             self.out.append(line)
-            m = re.search(r"key=(\S+)", line)
+            m = re.search(r"\(type it into the login form\): (\S+)", line)
             if m:
                 self.key = m.group(1)
             if "Ctrl+C" in line:

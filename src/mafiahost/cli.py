@@ -171,7 +171,8 @@ def cmd_game(args) -> int:
         roles = parse_roles(args.roles, players) if args.roles else None
         d = h.new_game(args.ruleset, players, roles=roles, options=_opts(args.option),
                        mafia=args.mafia, seed=args.seed, name=args.name or "",
-                       lang=args.lang or "ru", fmt=args.format or "plain")
+                       lang=args.lang or "ru", fmt=args.format or "plain",
+                       owner=h.host_id(args.owner) if args.owner else None)
         if args.deadline:
             h.set_deadline(d.game_id, args.deadline)
         return _done(d)
@@ -443,29 +444,43 @@ def cmd_serve(args) -> int:
     h = Host(store=open_store(url, wal=True, pool=THREADS),
              cache=GameCache(int(os.environ.get("MAFIAHOST_GAME_CACHE", "512"))))
     base = (args.public_url or f"http://{args.host}:{args.port}").rstrip("/")
-    key = h.web_key("host")
     if args.demo:
-        d = h.new_game("gemini", NAMES[:12], name="demo", lang="ru")
+        # the demo's own host account: a fresh key every time (the old one ends)
+        try:
+            key = h.add_host("demo")
+        except Refused:
+            key = h.rotate_host_key("demo")
+        d = h.new_game("gemini", NAMES[:12], name="demo", lang="ru",
+                       owner=h.host_id("demo"))
         links = h.links(d.game_id)
         _out(d.message)
-        _out(f"Ведущий / host:  {base}/login?key={key}")
+        _out(f"Ведущий / host:  {base}/login")
+        _out(f"Ключ ведущего «demo» (введите в форму входа) / host key of 'demo' (type it "
+             f"into the login form): {key}")
         _out(f"Игра / game:     {base}/host/games/{d.game_id}")
         _out("Ссылки игроков (у каждого своя, секретная) / players' links (private):")
         for seat, tok in links.items():
             _out(f"  {seat:8} {base}/p/{tok}")
     else:
-        _out(f"Ведущий / host:  {base}/login?key={key}")
+        _out(f"Ведущий / host:  {base}/login")
+        if not h.host_accounts():
+            _out("Ведущих пока нет; ключ для входа: mafiahost host add ИМЯ / no host "
+                 "accounts yet; a key to log in: mafiahost host add NAME")
     _out(f"База / database: {h.store.engine.url.render_as_string(hide_password=True)}")
     _out("Остановить / stop: Ctrl+C")
     sys.stdout.flush()
+    from .web.logs import log_config
     kw = {"host": args.host, "port": args.port, "access_log": args.access_log,
-          "log_level": "warning", "timeout_graceful_shutdown": 1}
+          "log_level": "info" if args.access_log else "warning",
+          "log_config": log_config(), "timeout_graceful_shutdown": 1}
+    if args.public_url:
+        os.environ["MAFIAHOST_PUBLIC_URL"] = base
     if args.workers > 1:
         os.environ["MAFIAHOST_DB"] = url
         uvicorn.run("mafiahost.web.app:app_from_env", factory=True, workers=args.workers, **kw)
     else:
         from .web import create_app
-        uvicorn.run(create_app(host=h), **kw)
+        uvicorn.run(create_app(host=h, public_url=base if args.public_url else None), **kw)
     return 0
 
 
@@ -497,6 +512,7 @@ def _host_parsers(sub) -> None:
     q.add_argument("--seed", type=int, help="dice seed (default: a fresh random one)")
     q.add_argument("--name", help="a label for the game")
     q.add_argument("--deadline", help="deadline of the first phase, e.g. 2025-05-01 21:00")
+    q.add_argument("--owner", help="the host account that owns it (mafiahost host add)")
     q = gs.add_parser("demo", parents=[db], help="a ready-to-play demo game to try commands")
     q.add_argument("--ruleset", default="gemini")
     q.add_argument("--players", type=int, default=12)
@@ -563,15 +579,19 @@ def _host_parsers(sub) -> None:
     p.add_argument("--name")
     p = sub.add_parser("verify", help="check an exported game: commitment, deal, every roll")
     p.add_argument("file")
+    from . import cli_hosts
+    cli_hosts.register(sub, db)
     p = sub.add_parser("serve", parents=[db], help="the web app for the host and the players")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--demo", action="store_true",
-                   help="create a demo gemini game and print the host's and players' links")
+                   help="create a demo gemini game and print the host's key and the "
+                        "players' links")
     p.add_argument("--workers", type=int, default=1, help="app processes (default 1)")
     p.add_argument("--public-url", help="the address players reach (for printed links)")
     p.add_argument("--access-log", action="store_true",
-                   help="log every request (its path holds a player's token: off by default)")
+                   help="log every request (players' tokens and query strings are "
+                        "replaced by …)")
 
 
 def main(argv=None) -> int:
@@ -600,13 +620,18 @@ def main(argv=None) -> int:
     try:
         return {"rulesets": cmd_rulesets, "roles": cmd_roles, "scenario": cmd_scenario,
                 "run": cmd_run, "demo": cmd_demo, **HOST_COMMANDS,
-                **balance_commands}[args.cmd](args)
+                **_cli_hosts().COMMANDS, **balance_commands}[args.cmd](args)
     except (Refused, RulesetError) as e:
         _out(str(e))
         return 2
     except _store_error() as e:
         _out(str(e))
         return 2
+
+
+def _cli_hosts():
+    from . import cli_hosts
+    return cli_hosts
 
 
 def _store_error():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import mechanics
 from .events import HOST, PUBLIC
+from .notes import NoteBook, T
 from .state import FOREVER
 
 SPECIAL = ("against_all", "abstain")
@@ -12,8 +13,8 @@ SPECIAL = ("against_all", "abstain")
 class DayCount:
     """The day's count in progress: day mechanics and ``day_count`` hooks change it."""
 
-    __slots__ = ("acquit", "counts", "extra", "for_", "g", "lynch_how", "silent_void", "votes",
-                 "weights")
+    __slots__ = ("acquit", "counts", "extra", "for_", "g", "lynch_how", "notebook", "silent_void",
+                 "votes", "weights")
 
     def __init__(self, g, votes):
         self.g = g
@@ -23,10 +24,15 @@ class DayCount:
         self.for_: dict[str, list] = {}        # candidate -> voters
         self.counts: dict[str, float] = {}     # candidate -> weighted count
         self.lynch_how = "lynched"
-        self.extra: dict = {}
+        self.extra: dict = {}                  # legacy string-keyed notes: use notes()
+        self.notebook = NoteBook()
         # votes that do not count without the voter knowing (a bite, rum): left out of the
         # count that decides, shown as cast in the public count
         self.silent_void: set[str] = set()
+
+    def notes(self, kind: type[T]) -> T:
+        """This count's notes of a rule set (see ``engine.notes``)."""
+        return self.notebook.get(kind)
 
     def weight_of(self, voters) -> float:
         w = self.weights

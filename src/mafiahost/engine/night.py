@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import mechanics
 from .events import HOST
+from .notes import NoteBook, T
 from .state import Action, Player
 
 
@@ -43,6 +44,7 @@ class Night:
         "framed",
         "killed_by",
         "no_deflect",
+        "notebook",
         "g",
         "guards",
         "guests",
@@ -81,10 +83,16 @@ class Night:
         self.current: Action | None = None
         self.watchers: list[tuple] = []        # (watcher name, target name)
         self.dawn: list = []                   # callbacks(night) mechanics asked for at dawn
-        self.extra: dict = {}                  # room for a ruleset's own night notes
+        self.extra: dict = {}                  # legacy string-keyed notes: use notes()
+        self.notebook = NoteBook()             # a ruleset's own typed notes (notes())
         self.step = None                       # the step being resolved (a StepSpec)
         self.killed_by: dict[str, Attack] = {}
         self.no_deflect: dict[str, int] = {}   # redirected actor -> players-left limit
+
+    def notes(self, kind: type[T]) -> T:
+        """This night's notes of a rule set: an instance of the dataclass ``kind`` (every
+        field with a default), made on first use (see ``engine.notes``)."""
+        return self.notebook.get(kind)
 
     # ---- marks ---------------------------------------------------------------------
     def mark(self, p: Player, status: str, value=None) -> None:

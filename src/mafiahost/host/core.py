@@ -23,7 +23,6 @@ from ..store import (
     CommandRow,
     GameRow,
     ImportedPostRow,
-    PlayerLinkRow,
     Store,
     event_from_json,
     event_to_json,
@@ -143,18 +142,9 @@ def commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"mafiahost-seed:{seed}:{salt}".encode()).hexdigest()
 
 
-def _link_seat():
-    from sqlalchemy import bindparam, select
-    t = PlayerLinkRow.__table__
-    return select(t.c.seat).where(t.c.token == bindparam("token"),
-                                  t.c.game_id == bindparam("gid"))
-
-
-_LINK_SEAT = _link_seat()
-
-
 def new_token() -> str:
-    """An unguessable link token: 192 random bits from ``secrets``."""
+    """An unguessable link token: 192 random bits from ``secrets`` (stored only as its
+    hash, ``store.accounts.digest``)."""
     return secrets.token_urlsafe(24)
 
 

@@ -1,33 +1,72 @@
-"""The web app's credentials: the shared web keys and the players' private links."""
+"""Who may do what on the web: host accounts and their sessions, who hosts which game,
+the form-signing key, and the players' private links.
+
+Every secret (an account's key, a session, a link token) is stored only as its SHA-256
+(``store.accounts``): it is returned once, when it is made, and never read back. A new
+key ends the account's sessions; a new link ends the seat's old one.
+"""
 
 from __future__ import annotations
 
 import json
 import secrets
 
-from ..store import (
-    EventRow,
-    PlayerLinkRow,
-    WebKeyRow,
-    now_iso,
-)
-from .core import (
-    _LINK_SEAT,
-    AccessDenied,
-    HostBase,
-    HostError,
-    new_token,
-)
+from ..store import EventRow, PlayerLinkRow, WebKeyRow, now_iso
+from ..store import accounts as A
+from .core import AccessDenied, HostBase, HostError, new_token
 
 
 class LinkCommands(HostBase):
-    """Keys and links."""
+    """Accounts, sessions, keys and links."""
 
-    # ---- the web app's credentials -----------------------------------------------------
+    # ---- host accounts (the command line on the database's machine: the administrator) ---
+    def add_host(self, name: str) -> str:
+        """A new host account; its key (shown once)."""
+        return A.add_account(self.store, name)
+
+    def rotate_host_key(self, name: str) -> str:
+        """A new key for the account; the old key and all its sessions end now."""
+        return A.rotate_key(self.store, name)
+
+    def host_accounts(self) -> list[dict]:
+        return A.list_accounts(self.store)
+
+    def host_id(self, name: str) -> int:
+        return A.account_id(self.store, name)
+
+    def set_game_host(self, game_id: int, name: str, role: str = A.COHOST) -> None:
+        """Account ``name`` becomes the game's owner or a co-host."""
+        A.set_host(self.store, game_id, name, role)
+
+    def drop_game_host(self, game_id: int, name: str) -> None:
+        A.drop_host(self.store, game_id, name)
+
+    def game_hosts(self, game_id: int) -> list[tuple[str, str]]:
+        return A.hosts_of(self.store, game_id)
+
+    # ---- sessions (the web app) --------------------------------------------------------
+    def login(self, key: str) -> tuple[str, int, str] | None:
+        """``(session token, account id, name)`` for a right key, else None."""
+        return A.login(self.store, key)
+
+    def session_of(self, token: str | None) -> tuple[int, str] | None:
+        """``(account id, name)`` of a live session, or None."""
+        return A.session_account(self.store, token)
+
+    def logout(self, token: str | None) -> None:
+        A.logout(self.store, token)
+
+    def host_role(self, account: int, game_id: int) -> str | None:
+        """``owner``, ``cohost`` or None."""
+        return A.game_role(self.store, account, game_id)
+
+    def hosted_games(self, account: int) -> dict[int, str]:
+        return A.games_of(self.store, account)
+
+    # ---- the form-signing key ----------------------------------------------------------
     def web_key(self, name: str) -> str:
-        """A secret shared by every web process on this database (``host``: the host's
-        key; ``csrf``: signs the forms), made with ``secrets`` the first time it is asked
-        for."""
+        """A secret shared by every web process on this database (``csrf``: signs the
+        forms), made with ``secrets`` the first time it is asked for."""
         from sqlalchemy.exc import IntegrityError
         for _ in range(3):
             with self.store.session() as s:
@@ -42,60 +81,87 @@ class LinkCommands(HostBase):
                 continue
         raise RuntimeError(f"cannot make the web key {name!r}")
 
+    # ---- players' links ----------------------------------------------------------------
+    def _seats(self, s, game_id: int) -> list[str]:
+        from sqlalchemy import select
+        self._row(s, game_id)
+        first = s.scalars(select(EventRow).where(EventRow.game_id == game_id,
+                                                 EventRow.pos == 0)).first()
+        return [n for n, _ in json.loads(first.body)["data"]["players"]]
+
+    def link_dates(self, game_id: int) -> dict[str, str | None]:
+        """When each seat's current link was made (None: the seat has none yet)."""
+        from sqlalchemy import select
+        with self.store.session() as s:
+            seats = self._seats(s, game_id)
+            have = dict(s.execute(select(PlayerLinkRow.seat, PlayerLinkRow.created_at)
+                                  .where(PlayerLinkRow.game_id == game_id)).all())
+        return {x: have.get(x) for x in seats}
+
     def links(self, game_id: int) -> dict[str, str]:
-        """Every seat's invitation token, in seating order (made for seats without one)."""
+        """Links for the seats that have none yet, in seating order: ``{seat: token}`` of
+        the links made now (the only time they can be read). Seats that already have a
+        link are not in the answer: ``issue_links`` makes new ones."""
         from sqlalchemy import select
         from sqlalchemy.exc import IntegrityError
         for _ in range(3):
             with self.store.session() as s:
-                self._row(s, game_id)
-                first = s.scalars(select(EventRow).where(EventRow.game_id == game_id,
-                                                         EventRow.pos == 0)).first()
-                seats = [n for n, _ in json.loads(first.body)["data"]["players"]]
-                have = dict(s.execute(select(PlayerLinkRow.seat, PlayerLinkRow.token)
-                                      .where(PlayerLinkRow.game_id == game_id)).all())
+                seats = self._seats(s, game_id)
+                have = set(s.scalars(select(PlayerLinkRow.seat)
+                                     .where(PlayerLinkRow.game_id == game_id)))
             missing = [x for x in seats if x not in have]
             if not missing:
-                return {x: have[x] for x in seats}
+                return {}
+            made = {x: new_token() for x in missing}
             try:
                 with self.store.session() as s:
-                    for x in missing:
-                        s.add(PlayerLinkRow(game_id=game_id, seat=x, token=new_token(),
-                                            created_at=now_iso()))
+                    for x, tok in made.items():
+                        s.add(PlayerLinkRow(game_id=game_id, seat=x,
+                                            token_hash=A.digest(tok), created_at=now_iso()))
+                return made
             except IntegrityError:      # made at the same time by another request
                 continue
         raise RuntimeError("cannot make the players' links")
 
+    def issue_links(self, game_id: int, seats: list[str] | None = None) -> dict[str, str]:
+        """New links for ``seats`` (default: every seat), in seating order; each seat's
+        old link ends at once. ``{seat: token}``, shown once."""
+        from sqlalchemy import delete
+        with self.store.session() as s:
+            all_seats = self._seats(s, game_id)
+            want = all_seats if seats is None else seats
+            bad = [x for x in want if x not in all_seats]
+            if bad:
+                raise HostError(f"В игре №{game_id} нет места «{bad[0]}»; места: "
+                                f"{', '.join(all_seats)}.",
+                                f"Game {game_id} has no seat '{bad[0]}'; seats: "
+                                f"{', '.join(all_seats)}.")
+            made = {x: new_token() for x in all_seats if x in want}
+            s.execute(delete(PlayerLinkRow).where(PlayerLinkRow.game_id == game_id,
+                                                  PlayerLinkRow.seat.in_(list(made))))
+            s.flush()
+            for x, tok in made.items():
+                s.add(PlayerLinkRow(game_id=game_id, seat=x, token_hash=A.digest(tok),
+                                    created_at=now_iso()))
+        return made
+
     def reissue_link(self, game_id: int, seat: str) -> str:
         """A new token for ``seat``; the old link stops working at once (a replacement
         takes the seat, or a link was shared by mistake)."""
-        self.links(game_id)
-        with self.store.session() as s:
-            row = s.get(PlayerLinkRow, (game_id, seat))
-            if row is None:
-                raise HostError(f"В игре №{game_id} нет места «{seat}».",
-                                f"Game {game_id} has no seat '{seat}'.")
-            row.token = new_token()
-            row.created_at = now_iso()
-            return row.token
+        return self.issue_links(game_id, [seat])[seat]
 
     def player_link(self, token: str) -> tuple[int, str] | None:
         """``(game id, seat)`` for a player's token, or None."""
-        from sqlalchemy import select
         if not token or len(token) > 64:
             return None
         with self.store.session() as s:
-            r = s.execute(select(PlayerLinkRow.game_id, PlayerLinkRow.seat)
-                          .where(PlayerLinkRow.token == token)).first()
-        return (r[0], r[1]) if r else None
+            return A.link_seat(s, token)
 
     @staticmethod
     def link_check(token: str, game_id: int, seat: str):
         """A ``check``/``guard`` that refuses (``AccessDenied``) unless ``token`` is still
         the link of ``seat`` in ``game_id``, read inside the caller's transaction."""
         def check(s, *_):
-            ok = s.execute(_LINK_SEAT, {"token": token, "gid": game_id}).scalar()
-            if ok != seat:
+            if A.link_seat(s, token) != (game_id, seat):
                 raise AccessDenied()
         return check
-

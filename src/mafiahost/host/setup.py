@@ -41,10 +41,11 @@ class SetupCommands(HostBase):
     # ---- games -------------------------------------------------------------------------
     def new_game(self, ruleset: str, players: list[str], *, roles=None, options=None,
                  mafia: int | None = None, seed: int | None = None, name: str = "",
-                 lang: str = "ru", fmt: str = "plain") -> Done:
+                 lang: str = "ru", fmt: str = "plain", owner: int | None = None) -> Done:
         """Deal (or take the host's ``roles``) and store a new game; returns its start post.
 
-        ``roles`` is a list in seating order or a dict name -> role id."""
+        ``roles`` is a list in seating order or a dict name -> role id; ``owner`` the host
+        account that owns the game (the web app: the logged-in host)."""
         players = [p.strip() for p in players if p.strip()]
         if not players:
             raise HostError("Не указаны игроки: --players \"Анна,Борис,...\".",
@@ -83,6 +84,9 @@ class SetupCommands(HostBase):
                               {"players": players, "roles": bool(roles), "mafia": mafia,
                                "options": options},
                               [["start", [list(x) for x in seating]]], 0, evs)
+            if owner is not None:
+                from ..store.accounts import set_owner
+                set_owner(s, row.id, owner)
             gid = row.id
         g.events[:] = evs
         self.cache.put(gid, 0, g)

@@ -38,19 +38,23 @@ from .models import (
     Base,
     CommandRow,
     EventRow,
+    GameHostRow,
     GameRow,
+    HostAccountRow,
+    HostSessionRow,
     ImportedPostRow,
     PlayerLinkRow,
     VoteRecordRow,
     WebKeyRow,
 )
 
-__all__ = ["HEAD", "Base", "CommandRow", "EventRow", "GameRow", "ImportedPostRow",
+__all__ = ["HEAD", "Base", "CommandRow", "EventRow", "GameHostRow", "GameRow",
+           "HostAccountRow", "HostSessionRow", "ImportedPostRow",
            "PlayerLinkRow", "Store", "VoteRecordRow", "WebKeyRow", "database_url",
            "event_from_json", "event_to_json", "now_iso", "open_store"]
 
 DEFAULT_FILE = "mafiahost.db"
-HEAD = "0002"       # the latest migration; tests check it is the Alembic head
+HEAD = "0003"       # the latest migration; tests check it is the Alembic head
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -113,6 +117,8 @@ class Store:
         # handler (which sleeps up to 100 ms between tries); other processes still
         # wait on SQLite's own lock
         self._writer = threading.Lock() if self.url.startswith("sqlite") else None
+        if os.environ.get("MAFIAHOST_SQL_ECHO"):      # every statement to the log
+            kw["echo"] = True
         try:
             self.engine: Engine = create_engine(self.url, **kw)
         except Exception as e:  # noqa: BLE001 - any driver/URL error becomes a sentence

@@ -12,7 +12,16 @@ these models must match the latest migration (``tests/test_host_store.py`` check
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -107,8 +116,8 @@ class ImportedPostRow(Base):
 
 
 class WebKeyRow(Base):
-    """A secret of the web app, shared by every process on the database: the host's key
-    (``host``) and the key that signs the forms' anti-forgery tokens (``csrf``)."""
+    """A secret of the web app, shared by every process on the database: the key that
+    signs the forms' anti-forgery tokens (``csrf``)."""
 
     __tablename__ = "web_keys"
 
@@ -118,13 +127,56 @@ class WebKeyRow(Base):
 
 
 class PlayerLinkRow(Base):
-    """A player's private invitation link: an unguessable token (``secrets``) for one seat
-    of one game. Issuing a new one (a replacement takes the seat) replaces the old."""
+    """A player's private invitation link for one seat of one game. Only the SHA-256 of
+    its unguessable token (``secrets``) is stored: the link is shown once when it is made
+    and can be re-issued (which ends the old one), never read back."""
 
     __tablename__ = "player_links"
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
                                          primary_key=True)
     seat: Mapped[str] = mapped_column(String(200), primary_key=True)
-    token: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64))
+
+    __table_args__ = (UniqueConstraint("token_hash", name="uq_player_links_token_hash"),)
+
+
+class HostAccountRow(Base):
+    """A host's account: a name and the SHA-256 of the account's key (256 random bits,
+    shown once when made or rotated, never stored in clear)."""
+
+    __tablename__ = "host_accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[str] = mapped_column(String(40))
+    key_at: Mapped[str] = mapped_column(String(40))        # when the key was last made
+
+
+class HostSessionRow(Base):
+    """A logged-in browser: the SHA-256 of its session cookie, its account, its expiry.
+    Logout deletes the row; rotating the account's key deletes all of the account's."""
+
+    __tablename__ = "host_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("host_accounts.id",
+                                                       ondelete="CASCADE"), index=True)
+    created_at: Mapped[str] = mapped_column(String(40))
+    expires_at: Mapped[str] = mapped_column(String(40))
+
+
+class GameHostRow(Base):
+    """Who hosts a game: one ``owner`` and any number of ``cohost`` accounts."""
+
+    __tablename__ = "game_hosts"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("host_accounts.id",
+                                                       ondelete="CASCADE"),
+                                            primary_key=True, index=True)
+    role: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[str] = mapped_column(String(40))

@@ -7,9 +7,14 @@ games. Routes (``ROUTES`` below is the full list; the access test walks it):
 
     /                              public home page        /login, /logout   host login
     /p/{token}                     a player's page         /p/{token}/act, /vote, /live
+    /p, /p/act, /p/vote            the same, the token in ``Authorization: Bearer``
     /host                          the host's games        /host/games       create a game
     /host/games/{gid}              one game                .../preview, /posts, /log,
     /host/games/{gid}/export       the game as JSON        /live, and one POST per command
+    /games/{gid}/export.json       a finished game's export, public (anyone may verify it)
+
+A host sees and controls only the games their account owns or co-hosts (``require_game``);
+another game is the same 404 as a game that does not exist.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import json
 import os
 import re
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import parse_qsl, quote, unquote
@@ -52,7 +58,8 @@ from ..host import (
     parse_time,
 )
 from ..rules import available
-from ..store import open_store
+from ..store import StoreError, open_store
+from ..store.accounts import digest, session_hours
 from . import views
 from .live import Live
 from .security import (
@@ -64,6 +71,7 @@ from .security import (
     new_login_nonce,
     same,
     sign,
+    with_headers,
 )
 
 HERE = Path(__file__).parent
@@ -87,26 +95,37 @@ class Web:
     player tokens to seats (only a shortcut: every use of a token is checked against the
     database inside the transaction that uses it, and a stale entry is dropped)."""
 
-    def __init__(self, host: Host):
+    def __init__(self, host: Host, public_url: str | None = None):
         self.host = host
-        self.host_key = host.web_key("host")
         self.csrf_key = host.web_key("csrf")
+        self.public_url = (public_url or "").rstrip("/") or None
         self.live = Live(host)
         self.rulesets = available()
         self.tokens: dict[str, tuple[int, str]] = {}
 
     def seat_of(self, token: str) -> tuple[int, str] | None:
-        hit = self.tokens.get(token)
+        key = digest(token)
+        hit = self.tokens.get(key)
         if hit is None:
             hit = self.host.player_link(token)
             if hit is not None:
                 if len(self.tokens) > 100_000:
                     self.tokens.clear()
-                self.tokens[token] = hit
+                self.tokens[key] = hit
         return hit
 
     def forget(self, token: str) -> None:
-        self.tokens.pop(token, None)
+        self.tokens.pop(digest(token), None)
+
+
+@dataclass
+class Who:
+    """The logged-in host of a request: account, name, the session's token and, on a game's
+    page, what the account is to that game (``owner`` / ``cohost``)."""
+    account: int
+    name: str
+    token: str
+    role: str | None = None
 
 
 # ---- request helpers -------------------------------------------------------------------------
@@ -176,9 +195,9 @@ def not_found(*_):
 async def form_of(request: Request) -> dict:
     """The posted form, after the anti-forgery checks (403 on failure)."""
     origin = request.headers.get("origin")
-    if origin and origin != "null":
+    if origin is not None:              # "null" too: a sandboxed frame, a data: page
         host = request.headers.get("host", "")
-        if origin.split("://", 1)[-1] != host:
+        if origin == "null" or origin.split("://", 1)[-1] != host:
             raise HTTPException(403)
     out: dict[str, list[str]] = {}
     ctype = request.headers.get("content-type", "")
@@ -210,34 +229,68 @@ def one(form: dict, key: str, default: str = "") -> str:
 
 # ---- credentials -----------------------------------------------------------------------------
 
-def host_csrf(w: Web) -> str:
-    return sign(w.csrf_key, "host:" + w.host_key)
+def host_csrf(w: Web, session: str) -> str:
+    return sign(w.csrf_key, "session:" + session)
 
 
 def player_csrf(w: Web, token: str) -> str:
     return sign(w.csrf_key, "player:" + token)
 
 
-def require_host(request: Request) -> Web:
+def _session(w: Web, token: str | None, gid: int | None):
+    """``(account, name, role)`` for a live session (``role``: what the account is to
+    game ``gid``), or None."""
+    hit = w.host.session_of(token) if token else None
+    if hit is None:
+        return None
+    role = w.host.host_role(hit[0], gid) if gid is not None else None
+    return hit[0], hit[1], role
+
+
+async def require_host(request: Request, gid: int | None = None) -> tuple[Web, Who]:
+    """The logged-in host (403 without a live session); with ``gid``, only a host of
+    that game (404 otherwise: another host's game looks like one that does not exist)."""
     w = web(request)
-    if not same(request.cookies.get(HOST_COOKIE), w.host_key):
+    tok = request.cookies.get(HOST_COOKIE)
+    hit = await run_in_threadpool(_session, w, tok, gid) if tok else None
+    if hit is None:
         raise HTTPException(403)
-    return w
+    if gid is not None and hit[2] is None:
+        raise HTTPException(404)
+    return w, Who(hit[0], hit[1], tok or "", hit[2])
 
 
-async def host_form(request: Request) -> tuple[Web, dict]:
-    w = require_host(request)
+async def require_game(request: Request) -> tuple[Web, Who, int]:
+    gid = _game_id(request)
+    w, who = await require_host(request, gid)
+    return w, who, gid
+
+
+async def host_form(request: Request, gid: int | None = None) -> tuple[Web, Who, dict]:
+    w, who = await require_host(request, gid)
     form = await form_of(request)
-    if not same(one(form, "csrf"), host_csrf(w)):
+    if not same(one(form, "csrf"), host_csrf(w, who.token)):
         raise HTTPException(403)
-    return w, form
+    return w, who, form
 
 
 def token_of(request: Request) -> str:
-    token = request.path_params["token"]
+    """The player's token: from the path (``/p/{token}``), or for a program from the
+    ``Authorization: Bearer`` header (the ``/p``, ``/p/act``, ``/p/vote`` routes)."""
+    token = request.path_params.get("token")
+    if token is None:
+        auth = request.headers.get("authorization", "")
+        scheme, _, token = auth.partition(" ")
+        if scheme.lower() != "bearer":
+            raise HTTPException(404)
+        token = token.strip()
     if not TOKEN_RE.match(token):
         raise HTTPException(404)
     return token
+
+
+def bearer(request: Request) -> bool:
+    return "token" not in request.path_params
 
 
 def _with_seat(w: Web, token: str, fn):
@@ -258,22 +311,20 @@ def _with_seat(w: Web, token: str, fn):
 # ---- public pages ----------------------------------------------------------------------------
 
 async def home(request: Request):
-    return render(request, "home.html", {"is_host": same(request.cookies.get(HOST_COOKIE),
-                                                          web(request).host_key)})
+    w = web(request)
+    tok = request.cookies.get(HOST_COOKIE)
+    is_host = bool(tok) and await run_in_threadpool(w.host.session_of, tok) is not None
+    return render(request, "home.html", {"is_host": is_host})
 
 
 async def login_page(request: Request, error: bool = False, status: int = 200):
-    w = web(request)
-    key = request.query_params.get("key")
-    if key is not None and not error:
-        if same(key, w.host_key):
-            resp = redirect(request, "/host")
-            resp.set_cookie(HOST_COOKIE, w.host_key, httponly=True, samesite="lax",
-                            secure=request.url.scheme == "https", max_age=30 * 86400)
-            return resp
-        error, status = True, 403
+    # a key is never taken from a URL (it would stay in logs, history and Referer):
+    # only the POST form logs in
+    key_in_url = "key" in request.query_params
     nonce = request.cookies.get(LOGIN_COOKIE) or new_login_nonce()
-    resp = render(request, "login.html", {"csrf": nonce, "error": error}, status=status)
+    resp = render(request, "login.html", {"csrf": nonce, "error": error,
+                                          "key_in_url": key_in_url},
+                  status=400 if key_in_url and not error else status)
     resp.set_cookie(LOGIN_COOKIE, nonce, httponly=True, samesite="strict", max_age=3600)
     return resp
 
@@ -283,16 +334,22 @@ async def login(request: Request):
     form = await form_of(request)
     if not same(one(form, "csrf"), request.cookies.get(LOGIN_COOKIE)):
         raise HTTPException(403)
-    if not same(one(form, "key"), w.host_key):
+    hit = await run_in_threadpool(w.host.login, one(form, "key"))
+    if hit is None:
         return await login_page(request, error=True, status=403)
+    old = request.cookies.get(HOST_COOKIE)
+    if old:                              # one browser, one session
+        await run_in_threadpool(w.host.logout, old)
     resp = redirect(request, "/host")
-    resp.set_cookie(HOST_COOKIE, w.host_key, httponly=True, samesite="lax",
-                    secure=request.url.scheme == "https", max_age=30 * 86400)
+    resp.set_cookie(HOST_COOKIE, hit[0], httponly=True, samesite="lax",
+                    secure=request.url.scheme == "https",
+                    max_age=int(session_hours() * 3600))
     return resp
 
 
 async def logout(request: Request):
-    await host_form(request)
+    w, who, _ = await host_form(request)
+    await run_in_threadpool(w.host.logout, who.token)
     resp = redirect(request, "/")
     resp.delete_cookie(HOST_COOKIE)
     return resp
@@ -305,6 +362,7 @@ def _player_page(w: Web, token: str, gid: int, seat: str, lang: str) -> dict:
         data = views.player_page(row, g, seat, lang)
     data["csrf"] = player_csrf(w, token)
     data["base"] = f"/p/{token}"
+    data["export_url"] = f"/games/{gid}/export.json" if data.get("over") else None
     return data
 
 
@@ -343,7 +401,9 @@ def _both(*guards):
 async def player_post(request: Request, kind: str):
     w, token = web(request), token_of(request)
     form = await form_of(request)
-    if not same(one(form, "csrf"), player_csrf(w, token)):
+    # a program sending the token in a header needs no anti-forgery token: a browser
+    # never adds that header to another site's request
+    if not bearer(request) and not same(one(form, "csrf"), player_csrf(w, token)):
         raise HTTPException(403)
     lang = lang_of(request)
 
@@ -363,7 +423,7 @@ async def player_post(request: Request, kind: str):
         raise HTTPException(404) from None
     except Refused as e:
         msg = refusal(lang, e)
-        if request.headers.get("accept") == "application/json":
+        if request.headers.get("accept") == "application/json" or bearer(request):
             return JSONResponse({"ok": False, "error": msg}, status_code=409)
         try:
             data = await run_in_threadpool(
@@ -373,7 +433,7 @@ async def player_post(request: Request, kind: str):
             raise HTTPException(404) from None
         return render(request, "player.html", data, status=409, flash=("err", msg))
     w.live.poke()
-    if request.headers.get("accept") == "application/json":
+    if request.headers.get("accept") == "application/json" or bearer(request):
         return JSONResponse({"ok": True, "message": done.message})
     return redirect(request, f"/p/{token}#{'move' if kind == 'act' else 'vote'}",
                     ("ok", done.message))
@@ -414,14 +474,45 @@ def _game_id(request: Request) -> int:
 
 
 async def host_home(request: Request):
-    w = require_host(request)
-    games = await run_in_threadpool(w.host.list_games)
-    return render(request, "host_games.html", {"games": games, "csrf": host_csrf(w),
-                                               "rulesets": w.rulesets})
+    w, who = await require_host(request)
+
+    def work():
+        mine = w.host.hosted_games(who.account)
+        games = [dict(x, role=mine[x["id"]]) for x in w.host.list_games() if x["id"] in mine]
+        return games
+    games = await run_in_threadpool(work)
+    return render(request, "host_games.html", {"games": games,
+                                               "csrf": host_csrf(w, who.token),
+                                               "rulesets": w.rulesets, "who": who})
+
+
+def _base(request: Request) -> str:
+    w = web(request)
+    if w.public_url:
+        return w.public_url
+    return f"{request.url.scheme}://{request.headers.get('host', request.url.netloc)}"
+
+
+def links_page(request: Request, w: Web, who: Who, gid: int, made: dict[str, str],
+               message: str, status: int = 200):
+    """The links just made, shown this once (the server keeps only their hashes)."""
+    def names():
+        with w.host.reading(gid) as (_row, g):
+            return {seat: g.display(seat) for seat in made}
+    return names, lambda shown: render(
+        request, "host_links.html",
+        {"gid": gid, "csrf": host_csrf(w, who.token), "flash_msg": message,
+         "links": [(shown.get(seat, seat), _base(request) + "/p/" + tok)
+                   for seat, tok in made.items()]}, status=status, flash=("ok", message))
+
+
+async def show_links(request, w, who, gid, made, message):
+    names, page = links_page(request, w, who, gid, made, message)
+    return page(await run_in_threadpool(names))
 
 
 async def host_create(request: Request):
-    w, form = await host_form(request)
+    w, who, form = await host_form(request)
     lang = lang_of(request)
     players = [x.strip() for x in re.split(r"[,\n]", one(form, "players")) if x.strip()]
     try:
@@ -448,41 +539,40 @@ async def host_create(request: Request):
                                     options=options, mafia=mafia, seed=seed,
                                     name=one(form, "name")[:200],
                                     lang=glang if glang in LANGS else "ru",
-                                    fmt=fmt if fmt in ("plain", "bbcode") else "plain"))
-        await run_in_threadpool(w.host.links, done.game_id)
+                                    fmt=fmt if fmt in ("plain", "bbcode") else "plain",
+                                    owner=who.account))
+        made = await run_in_threadpool(w.host.links, done.game_id)
     except (Refused, RulesetError) as e:
         msg = refusal(lang, e) if isinstance(e, Refused) else str(e)
         return redirect(request, "/host", ("err", msg))
-    return redirect(request, f"/host/games/{done.game_id}", ("ok", done.message))
+    return await show_links(request, w, who, done.game_id, made, done.message)
 
 
-def _host_game(w: Web, gid: int, lang: str, base: str) -> dict:
-    links = w.host.links(gid)
+def _host_game(w: Web, gid: int, lang: str) -> dict:
+    dates = w.host.link_dates(gid)
+    hosts = w.host.game_hosts(gid)
     with w.host.reading(gid) as (row, g):
         data = views.host_game(row, g, lang)
     for p in data["players"]:
-        p["link"] = base + "/p/" + links[p["seat"]]
+        p["link_at"] = dates.get(p["seat"])
+    data["hosts"] = hosts
     return data
 
 
-def _base(request: Request) -> str:
-    return f"{request.url.scheme}://{request.headers.get('host', request.url.netloc)}"
-
-
 async def host_game(request: Request):
-    w = require_host(request)
-    gid = _game_id(request)
+    w, who, gid = await require_game(request)
     try:
-        data = await run_in_threadpool(_host_game, w, gid, lang_of(request), _base(request))
+        data = await run_in_threadpool(_host_game, w, gid, lang_of(request))
     except NoGame:
         raise HTTPException(404) from None
-    return render(request, "host_game.html", {"g": data, "csrf": host_csrf(w)})
+    return render(request, "host_game.html", {"g": data, "csrf": host_csrf(w, who.token),
+                                              "who": who})
 
 
 async def host_preview(request: Request):
-    w = require_host(request)
-    gid = _game_id(request)
+    w, who, gid = await require_game(request)
     lang = lang_of(request)
+
     def work():
         data = w.host.preview(gid, lang)
         with w.host.reading(gid) as (row, g):
@@ -493,7 +583,8 @@ async def host_preview(request: Request):
         raise HTTPException(404) from None
     except Refused as e:
         return redirect(request, f"/host/games/{gid}", ("err", refusal(lang, e)))
-    return render(request, "host_preview.html", {"p": data, "g": head, "csrf": host_csrf(w)})
+    return render(request, "host_preview.html", {"p": data, "g": head,
+                                                 "csrf": host_csrf(w, who.token)})
 
 
 def _host_posts(w: Web, gid: int, lang: str) -> dict:
@@ -532,18 +623,17 @@ def _host_posts(w: Web, gid: int, lang: str) -> dict:
 
 
 async def host_posts(request: Request):
-    w = require_host(request)
-    gid = _game_id(request)
+    w, who, gid = await require_game(request)
     try:
         data = await run_in_threadpool(_host_posts, w, gid, lang_of(request))
     except NoGame:
         raise HTTPException(404) from None
-    return render(request, "host_posts.html", {**data, "csrf": host_csrf(w)})
+    return render(request, "host_posts.html", {**data, "csrf": host_csrf(w, who.token)})
 
 
 async def host_log(request: Request):
-    w = require_host(request)
-    gid = _game_id(request)
+    w, who, gid = await require_game(request)
+
     def work():
         lines = w.host.log(gid, True)
         with w.host.reading(gid) as (row, g):
@@ -552,24 +642,45 @@ async def host_log(request: Request):
         lines, head = await run_in_threadpool(work)
     except NoGame:
         raise HTTPException(404) from None
-    return render(request, "host_log.html", {"lines": lines, "g": head, "csrf": host_csrf(w)})
+    return render(request, "host_log.html", {"lines": lines, "g": head,
+                                             "csrf": host_csrf(w, who.token)})
 
 
-async def host_export(request: Request):
-    w = require_host(request)
-    gid = _game_id(request)
-    try:
-        data = await run_in_threadpool(w.host.export, gid)
-    except NoGame:
-        raise HTTPException(404) from None
+def _export_response(data: dict, gid: int) -> Response:
     return Response(json.dumps(data, ensure_ascii=False, indent=1),
                     media_type="application/json",
                     headers={"content-disposition": f'attachment; filename="game-{gid}.json"'})
 
 
-async def host_live(request: Request):
-    w = require_host(request)
+async def host_export(request: Request):
+    w, _who, gid = await require_game(request)
+    try:
+        data = await run_in_threadpool(w.host.export, gid)
+    except NoGame:
+        raise HTTPException(404) from None
+    return _export_response(data, gid)
+
+
+async def public_export(request: Request):
+    """A finished game's export, for anyone (the final post links it): the seed is public
+    by then, and every player can run ``mafiahost verify`` on it. 404 before the end."""
+    w = web(request)
     gid = _game_id(request)
+
+    def work():
+        with w.host.reading(gid) as (_row, g):
+            if not g.state.over:
+                raise NoGame("", "")
+        return w.host.export(gid)
+    try:
+        data = await run_in_threadpool(work)
+    except NoGame:
+        raise HTTPException(404) from None
+    return _export_response(data, gid)
+
+
+async def host_live(request: Request):
+    w, _who, gid = await require_game(request)
 
     def fingerprint():
         try:
@@ -586,77 +697,97 @@ async def host_live(request: Request):
 
 
 # ---- the host's commands: one POST each, one Host method each --------------------------------
+# each returns (Done, where): where is None (the game's page), "posts", or ("links", made):
+# links just made, shown once on the answer page
 
-def _cmd_resolve(w, gid, f, lang):
+def _cmd_resolve(w, gid, f, lang, who):
     return w.host.resolve(gid, lang=lang), "posts"
 
 
-def _cmd_undo(w, gid, f, lang):
+def _cmd_undo(w, gid, f, lang, who):
     return w.host.undo(gid, lang), None
 
 
-def _cmd_deadline(w, gid, f, lang):
+def _cmd_deadline(w, gid, f, lang, who):
     when = None if one(f, "clear") else (one(f, "when").replace("T", " ") or None)
     return w.host.set_deadline(gid, when), None
 
 
-def _cmd_act(w, gid, f, lang):
+def _cmd_act(w, gid, f, lang, who):
     targets = [t for t in f.get("target", []) if t.strip()]
     return w.host.act(gid, one(f, "actor"), one(f, "ability"), targets,
                       one(f, "replace") == "1", lang), None
 
 
-def _cmd_vote(w, gid, f, lang):
+def _cmd_vote(w, gid, f, lang, who):
     return w.host.vote(gid, one(f, "voter"), one(f, "target"), late=one(f, "late") == "1",
                        lang=lang), None
 
 
-def _cmd_replace(w, gid, f, lang):
+def _cmd_replace(w, gid, f, lang, who):
     seat, nick = one(f, "seat"), one(f, "nick")[:200]
     done = w.host.replace_player(gid, seat, nick)
-    w.host.reissue_link(gid, seat)        # the person who left loses the seat's link
-    return done, None
+    _, g = w.host.load(gid)
+    seat = w.host.seat(g, seat)
+    # the person who left loses the seat's link; the newcomer's is shown once
+    return done, ("links", w.host.issue_links(gid, [seat]))
 
 
-def _cmd_remove(w, gid, f, lang):
+def _cmd_remove(w, gid, f, lang, who):
     return w.host.remove(gid, one(f, "player"), one(f, "why")[:500]), None
 
 
-def _cmd_absent(w, gid, f, lang):
+def _cmd_absent(w, gid, f, lang, who):
     return w.host.mark_absent(gid, one(f, "player")), None
 
 
-def _cmd_excuse(w, gid, f, lang):
+def _cmd_excuse(w, gid, f, lang, who):
     return w.host.excuse(gid, one(f, "player")), None
 
 
-def _cmd_reissue(w, gid, f, lang):
+def _cmd_reissue(w, gid, f, lang, who):
     seat = one(f, "seat")
-    w.host.reissue_link(gid, seat)
+    made = w.host.issue_links(gid, [seat] if seat else None)
     from ..host import Done
-    return Done(gid, TEXTS[lang]["done"] + f": {TEXTS[lang]['reissue']} ({seat})."), None
+    return Done(gid, TEXTS[lang]["done"] + f": {TEXTS[lang]['reissue']} "
+                     f"({', '.join(made)})."), ("links", made)
+
+
+def _cmd_cohost(w, gid, f, lang, who):
+    """The owner adds (or removes) a co-host by account name."""
+    if who.role != "owner":
+        raise HostError(TEXTS["ru"]["owner_only"], TEXTS["en"]["owner_only"])
+    name = one(f, "name")
+    if one(f, "drop"):
+        w.host.drop_game_host(gid, name)
+    else:
+        w.host.set_game_host(gid, name, "cohost")
+    from ..host import Done
+    return Done(gid, TEXTS[lang]["done"] + f": {TEXTS[lang]['hosts']} — {name}."), None
 
 
 COMMANDS = {"resolve": _cmd_resolve, "undo": _cmd_undo, "deadline": _cmd_deadline,
             "act": _cmd_act, "vote": _cmd_vote, "replace": _cmd_replace,
             "remove": _cmd_remove, "absent": _cmd_absent, "excuse": _cmd_excuse,
-            "reissue": _cmd_reissue}
+            "reissue": _cmd_reissue, "cohost": _cmd_cohost}
 
 
 def host_command(name: str):
     fn = COMMANDS[name]
 
     async def endpoint(request: Request):
-        w, form = await host_form(request)
         gid = _game_id(request)
+        w, who, form = await host_form(request, gid)
         lang = lang_of(request)
         try:
-            done, where = await run_in_threadpool(fn, w, gid, form, lang)
+            done, where = await run_in_threadpool(fn, w, gid, form, lang, who)
         except NoGame:
             raise HTTPException(404) from None
         except Refused as e:
             return redirect(request, f"/host/games/{gid}", ("err", refusal(lang, e)))
         w.live.poke()
+        if isinstance(where, tuple):
+            return await show_links(request, w, who, gid, where[1], done.message)
         url = f"/host/games/{gid}" + ("/posts" if where == "posts" else "")
         return redirect(request, url, ("ok", done.message))
     endpoint.__name__ = f"host_{name}"
@@ -675,11 +806,27 @@ async def http_error(request: Request, exc: HTTPException):
                   status=exc.status_code, flash=())
 
 
+async def store_error(request: Request, exc: Exception):
+    """The database cannot be reached (after the command's one retry): a sentence, 503."""
+    t = TEXTS[lang_of(request)]
+    return render(request, "error.html", {"message": t["db_unavailable"], "code": 503},
+                  status=503, flash=())
+
+
 async def server_error(request: Request, exc: Exception):
-    t = WORDS[lang_of(request)]
-    return HTMLResponse(_env.get_template("error.html").render(
-        t=t, lang=lang_of(request), flash=None, path="/", message=t["server_error"],
-        code=500), status_code=500)
+    """Anything unexpected: a generic 500, nothing from the exception. This answer is made
+    outside the middleware stack, so it carries the security headers itself."""
+    lang = "ru"
+    try:
+        lang = lang_of(request)
+    except Exception:  # noqa: BLE001 - a request too broken to read still gets the page
+        pass
+    t = WORDS[lang]
+    page = _env.get_template("error.html").render(
+        t=t, lang=lang, flash=None, path="/", message=t.server_error, code=500)
+    resp = HTMLResponse(page, status_code=500)
+    resp.raw_headers[:] = with_headers(resp.raw_headers)
+    return resp
 
 
 # ---- the app ---------------------------------------------------------------------------------
@@ -694,6 +841,10 @@ def routes() -> list:
         Route("/p/{token}/act", player_act, methods=["POST"]),
         Route("/p/{token}/vote", player_vote, methods=["POST"]),
         Route("/p/{token}/live", player_live, methods=["GET"]),
+        Route("/p", player, methods=["GET"]),              # the token as a bearer header
+        Route("/p/act", player_act, methods=["POST"]),
+        Route("/p/vote", player_vote, methods=["POST"]),
+        Route("/games/{gid:int}/export.json", public_export, methods=["GET"]),
         Route("/host", host_home, methods=["GET"]),
         Route("/host/games", host_create, methods=["POST"]),
         Route("/host/games/{gid:int}", host_game, methods=["GET"]),
@@ -716,7 +867,8 @@ async def _lifespan(app):
     yield
 
 
-def create_app(db: str | None = None, *, host: Host | None = None) -> Starlette:
+def create_app(db: str | None = None, *, host: Host | None = None,
+               public_url: str | None = None) -> Starlette:
     """The app on database ``db`` (a path or URL; default as the command line: the
     ``MAFIAHOST_DB`` variable, else ``./mafiahost.db``). SQLite is opened in WAL mode."""
     if host is None:
@@ -725,10 +877,11 @@ def create_app(db: str | None = None, *, host: Host | None = None) -> Starlette:
     app = Starlette(
         routes=routes(),
         middleware=[Middleware(SecurityHeaders)],
-        exception_handlers={HTTPException: http_error, Exception: server_error},
+        exception_handlers={HTTPException: http_error, StoreError: store_error,
+                            Exception: server_error},
         lifespan=_lifespan,
     )
-    app.state.web = Web(host)
+    app.state.web = Web(host, public_url or os.environ.get("MAFIAHOST_PUBLIC_URL"))
     return app
 
 

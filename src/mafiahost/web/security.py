@@ -1,13 +1,17 @@
 """Credentials, anti-forgery tokens and the headers every response carries.
 
-- The host's credential is the site key stored in the database (``web_keys.host``, made
-  with ``secrets``); the host logs in with it once and the browser keeps it in an
-  HttpOnly, SameSite=Lax cookie. It is compared in constant time.
-- A player's credential is the unguessable token in their link (``player_links``), looked
-  up in the database inside the transaction of every request that uses it.
+- A host logs in with the key of their own account (``host_accounts``, made by
+  ``mafiahost host add``) on a POST form, never in a URL. The browser gets a server-side
+  session: a random token in an HttpOnly, SameSite=Lax cookie whose hash is a row of
+  ``host_sessions``; it expires, and logout or a new key ends it at once. A host sees and
+  controls only the games their account owns or co-hosts.
+- A player's credential is the unguessable token in their link (``player_links`` holds
+  only its hash), looked up in the database inside the transaction of every request
+  that uses it; a program may send it as ``Authorization: Bearer <token>`` instead.
 - Every form carries an anti-forgery token: an HMAC (with the ``web_keys.csrf`` key) of the
-  credential that the form acts with, so a page of another site can neither read nor
-  make it; a POST whose ``Origin`` is another site is refused as well.
+  credential that the form acts with (the session, or the player's token), so a page of
+  another site can neither read nor make it; a POST whose ``Origin`` is another site, or
+  ``null`` (a sandboxed frame, a ``data:`` page), is refused as well.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import hashlib
 import hmac
 import secrets
 
-HOST_COOKIE = "mh_host"
+HOST_COOKIE = "mh_session"
 LOGIN_COOKIE = "mh_login"
 LANG_COOKIE = "mh_lang"
 FLASH_COOKIE = "mh_flash"
@@ -43,6 +47,12 @@ def same(a: str | None, b: str | None) -> bool:
 
 def new_login_nonce() -> str:
     return secrets.token_urlsafe(18)
+
+
+def with_headers(headers: list) -> list:
+    """``headers`` plus the security headers and ``no-store`` (for responses made outside
+    the middleware, e.g. the error page of an unexpected exception)."""
+    return list(headers) + HEADERS + [(b"cache-control", b"no-store")]
 
 
 class SecurityHeaders:

@@ -9,14 +9,23 @@ they would with their own move.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..events import HOST
 from ..night import run_ability
 from . import hook
 
 
+@dataclass
+class Copies:
+    """The night's deferred copied actions: (copier, ability key, target names)."""
+
+    deferred: list[tuple[str, str, list[str]]] = field(default_factory=list)
+
+
 def defer(n, actor, spec, targets) -> None:
     """Perform ``spec`` (another role's ability) for ``actor`` at ``spec``'s own step."""
-    n.extra.setdefault("copies", []).append((actor.name, spec.key, [t.name for t in targets]))
+    n.notes(Copies).deferred.append((actor.name, spec.key, [t.name for t in targets]))
 
 
 @hook("step", "run_copies")
@@ -24,7 +33,7 @@ def run_copies(n, params):
     g = n.g
     s = n.s
     step = str(params["step"])
-    for name, key, tnames in n.extra.get("copies", ()):
+    for name, key, tnames in n.notes(Copies).deferred:
         spec = g.rules.abilities[key]
         if spec.step != step:
             continue

@@ -1,0 +1,182 @@
+"""Clans and recruitment: the clan kill and poison, the searches, recruitment, successions."""
+
+from __future__ import annotations
+
+from mafiahost.engine.events import HOST
+from mafiahost.engine.mechanics import constraint, hook, mechanic, scheduled
+from mafiahost.engine.mechanics.items import add_coins, coins_of, take_item
+
+from .common import VAMPIRES, Notes, counter, cursed, earn, is_clan, set_counter, usable
+from .economy import _take_order
+
+
+@constraint("singapore_clan_poison")
+def clan_poison(g, p, ab, ts, params):
+    if is_clan(p):
+        left = counter(g, "poison:" + p.faction, 0)
+    else:
+        left = usable(g, p, "poison")
+    used = sum(1 for a in g.state.pending if g.rules.abilities[a.ability].id == ab.id
+               and g.state.players[a.actor].faction == p.faction)
+    if left - used <= 0:
+        return ("Яда нет: его покупают в магазине (клан — на клан).",
+                "No poison left: buy it in the shop (a clan buys for the clan).")
+    return None
+
+
+@constraint("singapore_no_apprentice")
+def no_apprentice(g, p, ab, ts, params):
+    if any(q.alive and q.faction == p.faction and q.role.startswith("apprentice")
+           for q in g.state.order):
+        return ("Пока в клане есть ученик, нового вербовать нельзя.",
+                "While the clan has an apprentice no new one can be recruited.")
+    return None
+
+
+@constraint("singapore_one_of")
+def one_of(g, p, ab, ts, params):
+    """One of these moves a night for the whole faction (one shooter a clan; the cops'
+    kill or cover)."""
+    abilities = g.rules.abilities
+    ids = params.get("ids", ("kill", "silver"))
+    for a in g.state.pending:
+        q = g.state.players[a.actor]
+        if q.faction == p.faction and abilities[a.ability].id in ids:
+            return (f"За ночь группировка делает только одно из: {', '.join(ids)} — уже "
+                    f"сделано ({a.actor}).",
+                    f"One of {', '.join(ids)} a night for the faction — already sent "
+                    f"({a.actor}).")
+    return None
+
+
+@mechanic("singapore_kill")
+def kill(n, actor, targets, params):
+    """A shot (or the thug's, apprentice's, maniac's kill); the impotence curse stops it.
+    The thug takes his fee from the order; vests and immunities are settled at dawn."""
+    g = n.g
+    t = targets[0]
+    if cursed(g, actor) == "impotence":
+        g.emit("no_effect", HOST, player=actor.name, ability="kill", why="impotence")
+        return
+    service = params.get("service")
+    if service:
+        _take_order(n, actor, service, t)
+    n.attack(actor, t, "direct", params.get("cause", "kill"), how="killed")
+
+
+@mechanic("singapore_seek")
+def seek(n, actor, targets, params):
+    """Search for a role; finding him, shoots at once (the boss: the sheriff; the sheriff:
+    the recruiter); a find pays 1 coin."""
+    g = n.g
+    t = targets[0]
+    want = params["role"]
+    found = t.role.startswith(want)
+    g.emit("check_result", g.to(actor), to=actor.name, target=t.name,
+           result=want if found else "not_" + want)
+    if found:
+        earn(g, actor, 1, "seek")
+        if cursed(g, actor) != "impotence":
+            n.attack(actor, t, "direct", "seek_shot")
+
+
+@mechanic("singapore_poison")
+def poison(n, actor, targets, params):
+    """Poison: the victim dies the next night (at the shop step) unless cured by the doctor
+    or an antidote then; the priest, the drunk and vampires are immune. The clan's poison
+    comes from its stock, anyone else's from his inventory."""
+    g = n.g
+    t = targets[0]
+    if params.get("bite") is None:
+        if cursed(g, actor) == "impotence":
+            g.emit("no_effect", HOST, player=actor.name, ability="poison", why="impotence")
+            return
+        if is_clan(actor):
+            key = "poison:" + actor.faction
+            set_counter(g, key, counter(g, key, 0) - 1)
+        else:
+            take_item(g, actor, "poison", why="used")
+    give_poison(n, actor, t)
+
+
+def give_poison(n, actor, t):
+    g = n.g
+    if t.role in ("priest", "drunk") or t.role in VAMPIRES:
+        g.emit("no_effect", HOST, player=actor.name, ability="poison", why="immune",
+               target=t.name)
+        return
+    n.notes(Notes).poisons.append((actor, t))
+
+
+@scheduled("singapore_poison_due")
+def poison_due(n, item):
+    t = n.s.players[item["target"]]
+    if not t.alive:
+        return
+    if cursed(n.g, t) == "fear":
+        n.g.emit("no_effect", HOST, player=t.name, why="fear")
+        return
+    n.attack(n.s.players[item["by"]], t, "delayed", item.get("cause", "poison"))
+
+
+@mechanic("singapore_recruit")
+def recruit(n, actor, targets, params):
+    """The clan's recruitment: a mafioso of any clan, a cop, the journalist, the doctor,
+    the priest, a vampire (and the lawyer, who needs a card) are only told of the attempt;
+    anyone else becomes the clan's apprentice (his coins go to the treasury)."""
+    g = n.g
+    t = targets[0]
+    never = ("sheriff", "investigator", "journalist", "doctor", "priest", "lawyer") + VAMPIRES
+    again = g.state.status_value(t, "apprentice_of") == actor.faction
+    if is_clan(t) or t.role in never or again or n.notes(Notes).recruited.get(t.name):
+        g.emit("recruit_attempt", g.to(t), to=t.name)
+        g.emit("recruit_failed", g.to(actor), player=t.name, to=actor.name)
+        return
+    n.notes(Notes).recruited[t.name] = actor.faction
+    clan = actor.faction
+    role = "apprentice_" + clan[-1]
+    g.emit("role_changed", g.to(t), player=t.name, role=role, was=t.role)
+    g.emit("recruited", g.to(actor, t), player=t.name, faction=clan, to=t.name)
+    g.set_status(t, "apprentice_of", clan)
+    g.set_status(t, "employer", actor.name)
+    coins = coins_of(g, t)
+    if coins:
+        add_coins(g, t, -coins, "recruited")
+        earn(g, actor, coins, "apprentice_coins")
+
+
+@hook("on_eliminated", "singapore_out")
+def out(g, p):
+    """Successions and the lynch's income."""
+    s = g.state
+    clan = p.faction if is_clan(p) else None
+    if s.has(p, "jailed") and s.status_value(p, "jailed") == "vote":
+        # jailed by the vote and never freed: the voters' income («успешная посадка»)
+        voters = s.status_value(p, "lynch_voters") or ()
+        if is_clan(p) or p.role in ("maniac", "thug") + VAMPIRES:
+            for v in voters:
+                q = s.players[v]
+                if q.alive and q.faction in ("town", "cops"):
+                    earn(g, q, 1, "jailed")
+    if clan and p.role.startswith("boss"):
+        heirs = [q for q in g.faction_members(clan) if q.role.startswith(("mafioso",
+                                                                           "recruiter"))]
+        if heirs:
+            best = max(heirs, key=lambda q: (s.status_value(q, "earned", 0), -q.seat))
+            g.emit("role_changed", g.to(*g.faction_members(clan)), player=best.name,
+                   role="boss_" + clan[-1], was=best.role)
+    if p.role == "sheriff" and p.how not in ("lynched", "jailed"):
+        for q in s.order:
+            if q.alive and q.role == "investigator":
+                g.emit("role_changed", g.to(q), player=q.name, role="sheriff", was=q.role)
+                break
+    if clan:
+        for q in s.order:
+            if q.alive and q.role.startswith("apprentice") and \
+                    s.status_value(q, "employer") == p.name:
+                roles = {r.role for r in s.order if r.alive}
+                new = "thug" if "thug" not in roles else (
+                    "thief" if "thief" not in roles else "civilian")
+                fac = "town" if new == "civilian" else "neutral"
+                g.emit("role_changed", g.to(q), player=q.name, role=new, was=q.role)
+                g.emit("faction_changed", g.to(q), player=q.name, faction=fac)

@@ -1,0 +1,132 @@
+"""Shared by the families: constants, purses and the treasury, working items, curses, and the night
+notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mafiahost.engine.events import HOST
+from mafiahost.engine.mechanics.items import add_coins, coins_of, items_of
+from mafiahost.engine.state import Player
+
+CLANS = ("clan_a", "clan_b")
+
+
+VAMPIRES = ("vampire", "turned_vampire")
+
+
+GUNS = ("kill", "cop_kill", "seek_shot", "thug_kill", "apprentice_kill", "maniac_kill",
+        "silver", "suicide_curse")
+
+
+SHOP = {  # item: (price, stock)
+    "vest": (3, 3), "poison": (3, 3), "diploma": (4, 3), "antidote": (1, 10),
+    "will": (5, 2), "trap": (6, 2), "siren": (4, 3), "rum": (2, 4), "cross": (1, 7),
+}
+
+
+NOW_ITEMS = ("antidote", "rum")          # usable the night they are bought
+
+
+ORDER_PRICE = {"thug": 3, "drunk": 2, "doctor": 2, "tour": 2, "lawyer": 9}
+
+
+ORDER_FEE = {"thug": 2, "drunk": 2, "doctor": 2, "tour": 2, "lawyer": 9}
+
+
+# moves that may reach a prisoner («кроме как допрос и убийство»; watching is not acting on him)
+COPS = ("sheriff", "investigator")
+
+
+# the journalist's categories («Варианты ответов»), by ability id
+CATEGORY = {
+    "kill": "shot", "silver": "shot", "seek": "watched", "stake": "watched",
+    "drink": "drank", "rum": "drank", "poison": "drank", "bite_poison": "drank",
+    "heal": "stayed", "bandage": "stayed", "steal": "stayed", "excursion": "stayed",
+    "tour": "stayed", "confess": "stayed", "bite_blood": "stayed", "bite_turn": "stayed",
+    "recruit": "stayed", "disguise": "stayed",
+}
+
+
+def counter(g, key, default=None):
+    return g.state.counters.get(key, default)
+
+
+def set_counter(g, key, value):
+    g.emit("counter", HOST, key=key, value=value)
+
+
+def purse(g, p) -> int:
+    if p.faction in CLANS:
+        return counter(g, "treasury:" + p.faction, 0)
+    return coins_of(g, p)
+
+
+def earn(g, p, n: int, why: str) -> None:
+    """Income: a clan member's goes to the treasury; remembered per member (succession)."""
+    if p.faction in CLANS:
+        key = "treasury:" + p.faction
+        total = counter(g, key, 0) + n
+        set_counter(g, key, total)
+        members = g.faction_members(p.faction)
+        g.emit("treasury_changed", g.to(*members), clan=p.faction, delta=n, total=total,
+               why=why, by=p.name)
+        g.set_status(p, "earned", g.state.status_value(p, "earned", 0) + n)
+    else:
+        add_coins(g, p, n, why)
+
+
+def spend(g, p, n: int, why: str, to=None) -> bool:
+    if purse(g, p) < n:
+        return False
+    earn(g, p, -n, why)
+    if p.faction in CLANS:
+        g.set_status(p, "earned", g.state.status_value(p, "earned", 0) + n)  # spending is not
+    if to is not None:
+        earn(g, to, n, why)
+    return True
+
+
+def usable(g, p, item) -> int:
+    """How many of ``item`` work now: not bought tonight (unless NOW_ITEMS), and never
+    under the curse of holiness (святость), never in jail («сидит в тюрьме без вещей»)."""
+    if cursed(g, p) == "holiness" or g.state.has(p, "jailed"):
+        return 0
+    have = items_of(g, p).get(item, 0)
+    if item in NOW_ITEMS:
+        return have
+    fresh = g.state.status_value(p, "fresh") or {}
+    return max(0, have - fresh.get(item, 0))
+
+
+def cursed(g, p):
+    """The curse on ``p`` now, or None; curses end when the witch is gone."""
+    c = g.state.status_value(p, "curse")
+    if not c:
+        return None
+    witch = g.state.players.get(c[1])
+    if witch is None or not witch.alive:
+        return None
+    return c[0]
+
+
+def is_clan(p) -> bool:
+    return p.faction in CLANS
+
+
+@dataclass
+class Notes:
+    """What tonight's moves tell the dawn (``n.notes(Notes)``; see ``engine.notes``)."""
+
+    poisons: list[tuple[Player, Player]] = field(default_factory=list)   # (poisoner, victim)
+    healers: list[tuple[Player, Player, int]] = field(default_factory=list)  # doctor, patient, fee
+    bandages: list[tuple[Player, Player]] = field(default_factory=list)  # (doctor, patient)
+    covers: list[tuple[Player, Player]] = field(default_factory=list)    # a harmful visit stopped
+    recruited: dict[str, str] = field(default_factory=dict)              # player -> clan
+    stakes: dict[str, list[Player]] = field(default_factory=dict)        # vampire -> hunters
+    stake_kills: dict[str, list[Player]] = field(default_factory=dict)   # killed -> hunters
+    witness: list[tuple[Player, Player]] = field(default_factory=list)   # (witness, watched)
+    journal: list[tuple[Player, Player]] = field(default_factory=list)   # (journalist, watched)
+    drunk_ordered: bool = False                                          # the drunk took an order
+    early: set[tuple[str, str]] = field(default_factory=set)   # (buyer, item) bought when used

@@ -1,0 +1,262 @@
+"""Economy and the shop: the start (treasuries, stock), buying, items used the night they are
+bought, day orders and what they pay, diplomas and wills.
+"""
+
+from __future__ import annotations
+
+from mafiahost.engine.events import HOST
+from mafiahost.engine.mechanics import constraint, hook, mechanic
+from mafiahost.engine.mechanics.items import give_item, take_item
+
+from .common import (
+    CLANS,
+    NOW_ITEMS,
+    ORDER_FEE,
+    ORDER_PRICE,
+    SHOP,
+    Notes,
+    counter,
+    cursed,
+    earn,
+    is_clan,
+    purse,
+    set_counter,
+    spend,
+    usable,
+)
+
+
+@hook("night_open", "singapore_open")
+def singapore_open(g, params):
+    """Night 1: the clans' treasuries (18) and poison (1), the shop's stock."""
+    if counter(g, "singapore_init"):
+        return
+    set_counter(g, "singapore_init", True)
+    for clan in CLANS:
+        if g.faction_members(clan):
+            set_counter(g, "treasury:" + clan, params.get("treasury", 18))
+            set_counter(g, "poison:" + clan, 1)
+    for item, (_price, stock) in SHOP.items():
+        set_counter(g, "stock:" + item, stock)
+
+
+@constraint("singapore_can_pay")
+def can_pay(g, p, ab, ts, params):
+    price = params.get("coins") or ORDER_PRICE.get(params.get("service"), 0)
+    if params.get("item"):
+        price = SHOP[params["item"]][0]
+    if purse(g, p) < price:
+        return (f"«{ab.name_ru}» стоит {price} мон., а у вас {purse(g, p)}.",
+                f"'{ab.name_en}' costs {price} coins and you have {purse(g, p)}.")
+    return None
+
+
+@constraint("singapore_in_stock")
+def in_stock(g, p, ab, ts, params):
+    item = params["item"]
+    pending = sum(1 for a in g.state.pending if g.rules.abilities[a.ability].id == ab.id)
+    if counter(g, "stock:" + item, 0) - pending <= 0:
+        return (f"«{item}» в магазине закончился(ась).", f"The shop is out of '{item}'.")
+    if params.get("not_town") and g.rules.factions[p.faction].side == "town":
+        return (f"Мирные не покупают «{item}».", f"The town cannot buy '{item}'.")
+    return None
+
+
+def _buying_tonight(g, p, item) -> bool:
+    """A purchase of ``item`` sent by ``p`` this night (the shop's move)."""
+    abilities = g.rules.abilities
+    return any(a.actor == p.name and abilities[a.ability].id == "buy_" + item
+               for a in g.state.pending)
+
+
+@constraint("singapore_has_item")
+def has_usable_item(g, p, ab, ts, params):
+    item = params["item"]
+    if item in NOW_ITEMS and usable(g, p, item) < 1 and _buying_tonight(g, p, item) and \
+            cursed(g, p) != "holiness":
+        return None     # «можно использовать в ночь покупки»: bought when it is used
+    if usable(g, p, item) < 1:
+        return (f"«{ab.name_ru}»: нет действующего предмета «{item}» (купленные этой ночью "
+                f"вещи действуют со следующей ночи).",
+                f"'{ab.name_en}': no working '{item}' (items bought tonight work from the "
+                f"next night).")
+    return None
+
+
+@constraint("singapore_ordered")
+def ordered(g, p, ab, ts, params):
+    """The thug kills only on order (a target someone ordered for tonight) unless no mafia
+    is left in the game."""
+    if not any(q.alive and is_clan(q) for q in g.state.order):
+        return None
+    if not any(o[2] == ts[0] for o in _orders(g, params.get("service", "thug"))):
+        return ("Погромщик убивает только по заказу: эту цель никто не заказал.",
+                "The thug kills only on order: nobody ordered this target.")
+    return None
+
+
+@constraint("singapore_thug_customer")
+def thug_customer(g, p, ab, ts, params):
+    if g.rules.factions[p.faction].side == "town":
+        return ("Погромщику заказывают только мафия и нейтральные персонажи.",
+                "Only the mafia and neutral characters order the thug.")
+    return None
+
+
+def use_now_item(n, actor, item) -> bool:
+    """Use one ``item`` (of NOW_ITEMS) tonight: one he has, or the one he is buying tonight
+    («кроме противоядия, бутылки рома и кляпа, которые можно использовать в ночь
+    покупки»): that purchase is made now, and the shop's move later does not buy again."""
+    g = n.g
+    if take_item(g, actor, item, why="used"):
+        return True
+    if not _buying_tonight(g, actor, item) or (actor.name, item) in n.notes(Notes).early:
+        return False
+    if not _purchase(g, actor, item):
+        g.emit("no_effect", HOST, player=actor.name, ability="buy_" + item, why="shop")
+        return False
+    n.notes(Notes).early.add((actor.name, item))
+    return True
+
+
+@mechanic("singapore_antidote", visits=False, counts_as_out=False)
+def antidote(n, actor, targets, params):
+    """Self-cure: poison (or a vampire's venom) due tonight does not kill."""
+    if not use_now_item(n, actor, "antidote"):
+        return
+    n.heals.setdefault(actor.name, []).append((actor, {"against": ["delayed"]}))
+
+
+@mechanic("singapore_rum")
+def rum(n, actor, targets, params):
+    """A bottle of rum: the companion's vote does not count next day."""
+    if not use_now_item(n, actor, "rum"):
+        return
+    n.g.set_status(targets[0], "vote_void", "rum", until=n.idx + 1)
+
+
+@mechanic("singapore_buy", visits=False, counts_as_out=False)
+def buy(n, actor, targets, params):
+    """The shop: pay the price, take one from the stock; a clan buys poison for the clan.
+    Items work from the next night (antidote and rum at once)."""
+    g = n.g
+    item = params["item"]
+    if (actor.name, item) in n.notes(Notes).early:
+        return          # bought earlier tonight, when it was used
+    if not _purchase(g, actor, item):
+        g.emit("no_effect", HOST, player=actor.name, ability="buy_" + item, why="shop")
+        return
+    if item == "poison" and is_clan(actor):
+        return
+    fresh = dict(g.state.status_value(actor, "fresh") or {})
+    fresh[item] = fresh.get(item, 0) + 1
+    g.set_status(actor, "fresh", fresh, until=g.state.idx)
+
+
+def _purchase(g, actor, item) -> bool:
+    """Pay and take one ``item`` from the stock (a clan's poison goes to the clan)."""
+    stock = counter(g, "stock:" + item, 0)
+    if stock <= 0 or not spend(g, actor, SHOP[item][0], "shop:" + item):
+        return False
+    set_counter(g, "stock:" + item, stock - 1)
+    if item == "poison" and is_clan(actor):
+        key = "poison:" + actor.faction
+        set_counter(g, key, counter(g, key, 0) + 1)
+    else:
+        give_item(g, actor, item, why="shop")
+    return True
+
+
+def _orders(g, service):
+    return [o for o in counter(g, "orders", ()) if o[0] == service and o[3] == g.state.number]
+
+
+def _take_order(n, actor, service, t) -> bool:
+    """The provider took an order for ``t``: the customer pays, the provider is paid."""
+    g = n.g
+    orders = list(counter(g, "orders", ()))
+    for i, o in enumerate(orders):
+        if o[0] == service and o[2] == t.name and o[3] == n.s.number:
+            cust = g.state.players[o[1]]
+            del orders[i]
+            set_counter(g, "orders", orders)
+            if spend(g, cust, ORDER_PRICE[service], "order:" + service):
+                earn(g, actor, ORDER_FEE[service], "order:" + service)
+                g.emit("order_taken", g.to(actor, cust), service=service, customer=cust.name,
+                       target=t.name, to=actor.name)
+                return True
+            g.emit("no_effect", HOST, player=cust.name, why="cannot_pay")
+            return False
+    return False
+
+
+@mechanic("singapore_order", visits=False)
+def order(dc, actor, targets, params):
+    """A day order (to the thug, the drunk, the doctor, the tour operator) for tonight;
+    paid when the provider takes it."""
+    g = dc.g
+    if g.state.status_value(actor, "vote_void") == "rum":
+        g.emit("no_effect", HOST, player=actor.name, why="rum")
+        return
+    orders = [o for o in counter(g, "orders", ()) if o[3] > g.state.number]
+    orders.append([params["service"], actor.name, targets[0].name, g.state.number + 1])
+    set_counter(g, "orders", orders)
+    g.emit("order_placed", HOST, service=params["service"], customer=actor.name,
+           target=targets[0].name)
+
+
+@mechanic("singapore_diploma", visits=False)
+def diploma(dc, actor, targets, params):
+    """A diploma: the vote counts twice today (once a game per diploma)."""
+    g = dc.g
+    if take_item(g, actor, "diploma", why="used"):
+        dc.weights[actor.name] = 2
+
+
+@mechanic("singapore_will", visits=False)
+def will(dc, actor, targets, params):
+    """Write the will: if the writer is killed, the named is jailed next morning."""
+    g = dc.g
+    g.set_status(actor, "will", targets[0].name)
+
+
+@constraint("singapore_will_fixed")
+def will_fixed(g, p, ab, ts, params):
+    name = g.state.status_value(p, "will")
+    if name and g.state.players[name].alive:
+        return (f"В завещании уже вписан(а) «{name}»: имя нельзя менять до его выбытия.",
+                f"The will already names '{name}': it cannot change before he is out.")
+    return None
+
+
+@hook("night_start", "singapore_doors")
+def doors(n, params):
+    """Traps and sirens: the first night-part visitors of the owner (the earliest step with
+    visitors) are caught; evening and morning visitors are not."""
+    g = n.g
+    s = n.s
+    abilities = g.rules.abilities
+    idx = g.rules.step_index
+    first_night = idx.get(params.get("night_from", "n01_vampire"), 0)
+    last_night = idx.get(params.get("night_to", "n15_witch"), len(idx))
+    for p in s.order:
+        if not p.alive:
+            continue
+        for item in ("trap", "siren"):
+            if not usable(g, p, item):
+                continue
+            visits = [(idx[abilities[a.ability].step], a) for a in s.pending
+                      if a.targets and a.targets[0] == p.name and a.actor != p.name
+                      and first_night <= idx[abilities[a.ability].step] <= last_night]
+            if not visits:
+                continue
+            when = min(v[0] for v in visits)
+            caught = [s.players[a.actor] for i, a in visits if i == when]
+            take_item(g, p, item, why="sprung")
+            for c in caught:
+                n.block(c, p)
+                g.emit("caught", g.to(c, p), to=c.name, item=item, owner=p.name)
+                if item == "trap":
+                    g.set_status(c, "vote_void", "trap", until=n.idx + 1)
+                    g.set_status(c, "no_action", True, until=n.idx + 2)
+            break

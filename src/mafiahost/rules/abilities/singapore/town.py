@@ -1,0 +1,100 @@
+"""Town roles: the doctor, the priest, the drunk, the journalist and the witness."""
+
+from __future__ import annotations
+
+from mafiahost.engine.mechanics import constraint, mechanic
+from mafiahost.engine.mechanics.items import give_item
+
+from .common import Notes, purse, set_counter, spend
+from .economy import _take_order
+
+
+@constraint("singapore_doctor_rest")
+def doctor_rest(g, p, ab, ts, params):
+    last = g.state.status_value(p, "doctor_last") or ()
+    for t in ts:
+        # «если на вторую ночь не будет вылечен врачом то умирает»: his wounded may be healed
+        if params.get("wounded_ok") and g.state.has(g.state.players[t], "wounded"):
+            continue
+        if t in last:
+            return (f"«{t}» лечен(а) прошлой ночью: этой ночью его нельзя лечить или "
+                    f"перевязывать.",
+                    f"'{t}' was treated last night: not tonight.")
+    return None
+
+
+@constraint("singapore_once_each")
+def once_each(g, p, ab, ts, params):
+    done = g.state.status_value(p, "confessed") or ()
+    if ts and ts[0] in done:
+        return (f"«{ts[0]}» уже исповедан(а): одного персонажа — один раз за игру.",
+                f"'{ts[0]}' has already confessed: once a game per character.")
+    return None
+
+
+@mechanic("singapore_heal")
+def heal(n, actor, targets, params):
+    """Full healing: saves from kills and from poison (given tonight or due tonight)."""
+    g = n.g
+    for t in targets:
+        n.heals.setdefault(t.name, []).append((actor, {"against": ["direct", "delayed"]}))
+        n.notes(Notes).healers.append((actor, t, params.get("fee", 2)))
+    _take_order(n, actor, "doctor", targets[0])
+    g.set_status(actor, "doctor_last", [t.name for t in targets], until=n.idx + 2)
+
+
+@mechanic("singapore_bandage")
+def bandage(n, actor, targets, params):
+    """Bandage two: one who would die tonight lives to the next night and dies then unless
+    the doctor heals him."""
+    g = n.g
+    for t in targets:
+        n.notes(Notes).bandages.append((actor, t))
+    g.set_status(actor, "doctor_last", [t.name for t in targets], until=n.idx + 2)
+
+
+@mechanic("singapore_confess")
+def confess(n, actor, targets, params):
+    """The priest's confession: nobody can act on the confessed tonight; the priest learns
+    whether he is a sinner (has killed); the confessed pays 1 coin, gets a cross, loses
+    his curse; a fanatic, the witch or a true vampire loses the next night's move; a turned
+    vampire becomes who he was."""
+    g = n.g
+    t = targets[0]
+    n.mark(t, "shielded", actor.name)
+    sinner = g.state.has(t, "sinner")
+    g.emit("check_result", g.to(actor), to=actor.name, target=t.name,
+           result="sinner" if sinner else "not_sinner")
+    done = list(g.state.status_value(actor, "confessed") or ())
+    g.set_status(actor, "confessed", done + [t.name])
+    set_counter(g, "last_confessed", t.name)
+    if purse(g, t) >= 1:
+        spend(g, t, 1, "confession", to=actor)
+    give_item(g, t, "cross", why="confession")
+    if g.state.status_value(t, "curse"):
+        g.clear_status(t, "curse")
+        g.emit("curse_lifted", g.to(t), to=t.name)
+    if t.role in ("witch", "vampire", "fanatic"):
+        g.set_status(t, "no_action", True, until=n.idx + 2)
+    if t.role == "turned_vampire":
+        was = g.state.status_value(t, "was") or ["civilian", "town"]
+        g.emit("role_changed", g.to(t), player=t.name, role=was[0], was=t.role)
+        g.emit("faction_changed", g.to(t), player=t.name, faction=was[1])
+
+
+@mechanic("singapore_drink")
+def drink(n, actor, targets, params):
+    """The drunk: the drinking companion loses his night move; an order pays 2 coins."""
+    n.block(targets[0], actor)
+    if _take_order(n, actor, "drunk", targets[0]):
+        n.notes(Notes).drunk_ordered = True
+
+
+@mechanic("singapore_watch", visits=False, counts_as_out=False)
+def witness(n, actor, targets, params):
+    n.notes(Notes).witness.append((actor, targets[0]))
+
+
+@mechanic("singapore_journal", visits=False, counts_as_out=False)
+def journal(n, actor, targets, params):
+    n.notes(Notes).journal.append((actor, targets[0]))

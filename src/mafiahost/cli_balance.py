@@ -65,7 +65,8 @@ def cmd_odds(args) -> int:
             _out("Модель: случайный вынос днём, случайный выстрел ночью / uniform model "
                  "(Migdał 2010):")
         else:
-            _out(f"С одним комиссаром, которого мафия не знает (проверка {r.check} выстрела) "
+            when = "после" if r.check == "after" else "до"
+            _out(f"С одним комиссаром, которого мафия не знает (проверяет {when} выстрела) "
                  f"/ one detective unknown to the mafia, checking {r.check} the kill:")
         for side, p in (("мафия / mafia", r.mafia_wins), ("город / town", r.town_wins)):
             _out(f"  {side:14} {p.numerator}/{p.denominator} ≈ {float(p):.6f}")

@@ -2,11 +2,14 @@
 
 ``ray_map`` submits ``run_batch`` tasks and yields their results in batch order, keeping at
 most ``2 * width`` tasks in flight, so the stopping rule sees exactly what it sees on one
-process. ``address`` is ``"local"`` (a Ray instance started here with ``workers`` CPUs) or
+process. ``address`` is ``"local"`` (a Ray instance started here with ``workers`` CPUs, or every
+core when ``workers`` is 1) or
 the address of a running cluster (``ray://host:10001`` or ``host:6379``).
 """
 
 from __future__ import annotations
+
+import os
 
 from ..engine.errors import Refused
 from .simulate import Job, run_batch
@@ -26,7 +29,8 @@ def connect(address: str, workers: int = 2):
     ray = _ray()
     if not ray.is_initialized():
         if address == "local":
-            ray.init(num_cpus=max(1, workers), include_dashboard=False,
+            cpus = workers if workers > 1 else (os.cpu_count() or 1)
+            ray.init(num_cpus=cpus, include_dashboard=False,
                      log_to_driver=False, configure_logging=False)
         else:
             try:

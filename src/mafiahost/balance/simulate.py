@@ -8,10 +8,9 @@ processes (``--workers K``) or on a Ray cluster. A second setup (``--compare``) 
 same seeds (common random numbers): the same dice seed, deal seed and players' seed, so
 the difference between the two setups is measured on paired games.
 
-The lean path (``LeanGame``) keeps no event log: the events of the current phase only,
-plus ``check_result`` events, which rule code and the sensible players read across
-phases (mafia-yakuza's order through the host, a checker's memory). It gives the same
-outcomes as the full path (``tests/test_balance_sim.py`` plays both on the same seeds).
+The lean path (``LeanGame``) keeps no event log: the current phase's events, and of the
+past only what the seats were told privately (their memory). It gives the same outcomes
+as the full path (``tests/test_balance_sim.py`` plays both on the same seeds).
 """
 
 from __future__ import annotations
@@ -105,16 +104,20 @@ class Setup:
 # ---- one game -------------------------------------------------------------------------
 
 class LeanGame(Game):
-    """A game that keeps no event log: only the current phase's events (the engine's
-    ``resolve`` and phase-local rule code read them) and ``check_result`` events (read
-    across phases). Same commands, same state, same dice as ``Game``."""
+    """A game that keeps no event log. Of the phases past it keeps only what the seats
+    were told privately (teams, check and watch results: the players' memory, which bots
+    read through ``Game.view`` and some rule code reads too, e.g. mafia-yakuza's order
+    through the host); the current phase's events stay until the next phase starts (the
+    engine's ``resolve`` and phase-local rule code read them). No host log, no public
+    log, no rolls, no statuses, no sent moves. Same commands, state and dice as ``Game``."""
 
-    KEEP = frozenset({"check_result"})
+    DROP = frozenset({"action", "action_withdrawn"})
 
     def emit(self, type: str, audience, **data):
         if type == "phase_started":
-            keep = self.KEEP
-            self.events = [e for e in self.events if e.type in keep]
+            drop = self.DROP
+            self.events = [e for e in self.events
+                           if isinstance(e.audience, tuple) and e.type not in drop]
         return super().emit(type, audience, **data)
 
 

@@ -1,7 +1,9 @@
 """Whole games by random legal moves: the demo, the soak tests and the benchmarks.
 
-The random player uses the same commands a host would (``why_not`` then ``submit``), so a
-simulated game is a real game with a real event log.
+The random player draws each move from the engine's legal-move generator
+(``Game.legal_targets``, the one behind ``Game.legal_moves``) and records it as ``submit``
+would, so a simulated game is a real game with a real event log; nothing is tried and
+refused.
 """
 
 from __future__ import annotations
@@ -28,14 +30,14 @@ def play_phase(g: Game, rng: random.Random) -> None:
     """Random legal moves for the current phase (no resolve). ``rng`` is the random
     players' own generator, not the game's dice."""
     s = g.state
-    alive = [p for p in s.order if p.alive]
+    alive = s.living()
     rnd = rng.random
     if s.phase == "day":
         aa = against_all_today(g)
         for p in alive:
             random_vote(g, p, alive, aa, rnd)
     for p in s.order:
-        random_moves(g, p, alive, rnd)
+        random_moves(g, p, rnd)
 
 
 def against_all_today(g: Game) -> bool:
@@ -57,31 +59,18 @@ def random_vote(g: Game, p, alive: list, aa: bool, rnd) -> None:
         pass
 
 
-def random_moves(g: Game, p, alive: list, rnd) -> None:
+def random_moves(g: Game, p, rnd) -> None:
     """The random player's moves this phase: each usable ability 90% of the time, on
-    random living targets (three tries at a legal choice)."""
+    targets drawn uniformly from the legal ones (``Game.legal_targets``)."""
     abilities = g.rules.by_phase[p.role][g.state.phase]
     if not abilities or (not p.alive and not any(ab.while_dead for ab in abilities)):
         return
-    why_not_targets = g.why_not_targets
     for ab in abilities:
         if rnd() < 0.1 or g.why_not_actor(p, ab) is not None:
             continue
-        k = ab.targets
-        pool = alive
-        if ab.target_faction == "own":
-            pool = [q for q in alive if q.faction == p.faction]
-        m = len(pool)
-        if not m:
-            continue
-        for _ in range(3):
-            if k == 1:
-                ts = (pool[int(rnd() * m)].name,)
-            else:
-                ts = tuple(pool[int(rnd() * m)].name for _ in range(k))
-            if why_not_targets(p, ab, ts) is None:
-                g.record(p, ab, ts)
-                break
+        legal = g.legal_targets(p, ab)
+        if legal:
+            g.record(p, ab, legal[int(rnd() * len(legal))])
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

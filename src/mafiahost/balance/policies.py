@@ -43,10 +43,9 @@ class RandomPolicy:
     def moves(self, game: Game, seat: str, rng: random.Random) -> None:
         s = game.state
         p = s.players[seat]
-        alive = [q for q in s.order if q.alive]
         if s.phase == "day" and p.alive:
-            random_vote(game, p, alive, against_all_today(game), rng.random)
-        random_moves(game, p, alive, rng.random)
+            random_vote(game, p, s.living(), against_all_today(game), rng.random)
+        random_moves(game, p, rng.random)
 
 
 def _targets_outside(game: Game, seat: str, moves):

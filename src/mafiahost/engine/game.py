@@ -8,6 +8,8 @@ and applies it to the state (``engine.state.APPLY``). A refused command raises
 
 from __future__ import annotations
 
+from itertools import product
+
 from . import mechanics, victory
 from .day import DayCount, check_vote, mark_absent, resolve_day
 from .errors import BadForcedRoll, Refused
@@ -23,6 +25,17 @@ def _names(ps) -> str:
     return ", ".join(p if isinstance(p, str) else p.name for p in ps)
 
 
+def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
+    """The ability's named constraints as (function, params, depends on the targets),
+    looked up once (the registry is complete once the rule set is loaded)."""
+    out = []
+    for c in ab.constraints:
+        name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
+        out.append((mechanics.CONSTRAINTS[name], params or {},
+                    name not in mechanics.TARGETLESS_CONSTRAINTS))
+    return out
+
+
 def _same_outcome(forced, option) -> bool:
     """A forced result names this outcome: equal, and a yes/no never stands for a number."""
     if isinstance(forced, bool) != isinstance(option, bool):
@@ -30,14 +43,17 @@ def _same_outcome(forced, option) -> bool:
     return forced == option or (isinstance(option, str) and str(forced) == option)
 
 
-def setup_violation(rules: RulesetSpec, roles: list[str]):
-    """The first of the ruleset's setup limits that a list of roles breaks, as (ru, en).
+def setup_problems(rules: RulesetSpec, roles: list[str]) -> list[tuple[str, str, bool]]:
+    """Every setup limit of the ruleset that a list of roles breaks, as (ru, en, warning).
 
     A limit picks roles by ``role`` or ``tag`` and says ``max`` (at most so many),
-    ``min_players`` (only in games of at least so many players) or ``excludes`` (no role
-    with these tags may be in the same game)."""
+    ``min_players`` (only in games of at least so many players), ``excludes`` (no role
+    with these tags may be in the same game) or ``needs`` (only with some other role that
+    has one of these tags). ``warning: true`` marks the seed's recommendations («не
+    рекомендуем»): the host may accept them; the others are the seed's rules."""
     n = len(roles)
     specs = rules.roles
+    out = []
     for lim in rules.setup.get("limits", ()) or ():
         def picked(r, lim=lim):
             return r == lim.get("role") or lim.get("tag") in specs[r].tags
@@ -50,16 +66,46 @@ def setup_violation(rules: RulesetSpec, roles: list[str]):
         if "excludes" in lim and chosen and any(
                 t in specs[r].tags for r in roles for t in lim["excludes"]):
             bad = True
+        if "needs" in lim and chosen and not any(
+                t in specs[r].tags for r in roles if not picked(r) for t in lim["needs"]):
+            bad = True
         if bad:
-            return (lim.get("ru", "Расклад ролей нарушает правила."),
-                    lim.get("en", "The role setup breaks the rules."))
+            out.append((lim.get("ru", "Расклад ролей нарушает правила."),
+                        lim.get("en", "The role setup breaks the rules."),
+                        bool(lim.get("warning"))))
+    return out
+
+
+def setup_violation(rules: RulesetSpec, roles: list[str]):
+    """The first setup rule (not a mere recommendation) a list of roles breaks, as (ru, en)."""
+    for ru, en, warning in setup_problems(rules, roles):
+        if not warning:
+            return ru, en
     return None
+
+
+def setup_warnings(rules: RulesetSpec, roles: list[str]) -> list[tuple[str, str]]:
+    """The seed's recommendations a list of roles goes against, as (ru, en) each."""
+    return [(ru, en) for ru, en, warning in setup_problems(rules, roles) if warning]
+
+
+def _accepts(accept, warning: tuple[str, str]) -> bool:
+    """``accept`` is True (every warning), False, or texts each naming one warning (a
+    case-insensitive substring of its Russian or English sentence)."""
+    if isinstance(accept, bool):
+        return accept
+    text = (warning[0] + " " + warning[1]).lower()
+    return any(str(a).lower() in text for a in accept or ())
 
 
 class Game:
     def __init__(self, rules: RulesetSpec, seating: list[tuple[str, str]], seed: int = 0,
-                 open_first: bool = True):
+                 open_first: bool = True, accept_warnings=False):
         """``rules`` comes with its options already applied (``mafiahost.rules.load``).
+
+        A seating against the seed's rules is refused; one against its recommendations
+        only (``setup_warnings``) is refused unless ``accept_warnings`` accepts each of
+        them (True, or texts naming them); the accepted ones are kept in ``game_started``.
 
         With ``open_first=False`` the first phase is not opened yet: the caller may force
         the rolls made when it opens (``state.dice.forced``) and then call ``open_next``."""
@@ -80,13 +126,22 @@ class Game:
         why = setup_violation(rules, [r for _, r, _ in rows])
         if why is not None:
             raise Refused(*why)
+        warnings = setup_warnings(rules, [r for _, r, _ in rows])
+        for w in warnings:
+            if not _accepts(accept_warnings, w):
+                raise Refused(
+                    f"{w[0]} Это рекомендация правил, а не запрет: ведущий может её принять.",
+                    f"{w[1]} This is the rules' recommendation, not a rule: the host may "
+                    f"accept it.")
         self.seed = seed
         self.state = State(rows, seed)
         self.events: list[Event] = []
         self.label = ""
         self.checked_census = -1
+        extra = {"warnings_accepted": [list(w) for w in warnings]} if warnings else {}
         self.emit("game_started", HOST, ruleset=rules.id, version=rules.version,
-                  players=[[n, r] for n, r, _ in rows], options=dict(self.options), seed=seed)
+                  players=[[n, r] for n, r, _ in rows], options=dict(self.options), seed=seed,
+                  **extra)
         for p in self.state.order:
             for k, v in rules.roles[p.role].initial_status.items():
                 self.set_status(p, k, v)
@@ -439,9 +494,11 @@ class Game:
             if ab.self_not_twice and ts[0] == p.name and s.has(p, "self:" + ab.id):
                 return (f"«{ab.name_ru}»: себя можно выбрать не более одного раза подряд.",
                         f"'{ab.name_en}': yourself at most once in a row.")
-        for c in ab.constraints:
-            name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
-            why = mechanics.CONSTRAINTS[name](self, p, ab, ts, params or {})
+        checks = ab.constraint_fns
+        if checks is None:
+            checks = ab.constraint_fns = _constraint_fns(ab)
+        for fn, params, _per_target in checks:
+            why = fn(self, p, ab, ts, params)
             if why is not None:
                 return why
         return None
@@ -564,19 +621,78 @@ class Game:
             for q in shown:
                 self.emit("team", self.to(q), to=q.name, faction=fid, members=names)
 
+    # ---- the legal-move generator ----------------------------------------------------
     def legal_moves(self, name: str) -> list[tuple[str, tuple]]:
-        """Every (ability, targets) the player may send now: what a move form offers."""
-        from itertools import product
+        """Every (ability, targets) the player may send now: what a move form offers, what
+        the random player draws from, what an agent's action mask is made of. The one list
+        of legal moves: a move is in it exactly when ``submit`` would take it (without
+        ``replace``; ``tests/test_legal_moves.py`` checks the two agree)."""
         p = self.player(name)
-        alive = [q.name for q in self.state.order if q.alive]
-        out = []
+        out: list[tuple[str, tuple]] = []
         for ab in self.rules.by_phase[p.role].get(self.state.phase, ()):
             if self.why_not_actor(p, ab) is not None:
                 continue
-            for ts in product(alive, repeat=ab.targets):
-                if self.why_not(p, ab, ts) is None:
-                    out.append((ab.id, ts))
+            aid = ab.id
+            out.extend((aid, ts) for ts in self.legal_targets(p, ab))
         return out
+
+    def legal_targets(self, p: Player, ab: AbilitySpec) -> list[tuple]:
+        """The target tuples ``why_not_targets`` accepts for ``p`` using ``ab`` now, in
+        seating order (the caller has checked ``why_not_actor``).
+
+        Generated, not searched: the per-target rules of ``why_not_targets`` (alive or the
+        dead it may name, oneself, own faction) make one pool of seats per position, the
+        first-target rules (not the same target twice, oneself not twice in a row) narrow
+        the first, and only the named constraints are asked about each candidate."""
+        s = self.state
+        k = ab.targets
+        me = p.name
+        if k == 0:
+            cands: list[tuple] = [()]
+        else:
+            if ab.targets_dead:
+                order = s.order
+                if ab.targets_dead == "last_night":
+                    ln = self.last_night_idx()
+                    base = [q for q in order if not q.alive and q.died == ln]
+                else:
+                    base = [q for q in order if not q.alive]
+            else:
+                base = s.living()
+            if ab.target_faction == "own":
+                fac = p.faction
+                base = [q for q in base if q.faction == fac]
+            st = ab.self_target
+            if st == "forbidden" or (st == "only_if_few" and
+                                     len(s.living()) > ab.min_alive_self):
+                pool = [q.name for q in base if q.name != me]
+            else:
+                pool = [q.name for q in base]
+            first = pool
+            if ab.not_same_twice:
+                last = s.status_value(p, "last:" + ab.slot)
+                if last is not None:
+                    first = [n for n in first if n != last]
+            if ab.self_not_twice and s.has(p, "self:" + ab.id):
+                first = [n for n in first if n != me]
+            if k == 1:
+                cands = [(n,) for n in first]
+            else:
+                cands = list(product(first, *([pool] * (k - 1))))
+                if ab.distinct_targets:
+                    cands = [ts for ts in cands if len(set(ts)) == k]
+        checks = ab.constraint_fns
+        if checks is None:
+            checks = ab.constraint_fns = _constraint_fns(ab)
+        if checks and cands:
+            for fn, params, per_target in checks:
+                if per_target:
+                    cands = [ts for ts in cands if fn(self, p, ab, ts, params) is None]
+                    if not cands:
+                        break
+                elif fn(self, p, ab, cands[0], params) is not None:
+                    return []
+        return cands
 
     def view(self, name: str | None) -> list[Event]:
         """The events ``name`` may see (``None``: the public). Checks show what the rules

@@ -31,6 +31,7 @@ from urllib.parse import parse_qsl, quote, unquote
 import anyio
 import yaml
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -808,7 +809,12 @@ async def http_error(request: Request, exc: HTTPException):
 
 
 async def store_error(request: Request, exc: Exception):
-    """The database cannot be reached (after the command's one retry): a sentence, 503."""
+    """The database cannot be reached (after the command's one retry): a sentence, 503.
+    The log gets the kind of failure only, never the statement, its parameters or a
+    path (a path may hold a player's token)."""
+    import logging
+    orig = getattr(exc, "orig", exc)
+    logging.getLogger("mafiahost.web").warning("database failure: %s", type(orig).__name__)
     t = TEXTS[lang_of(request)]
     return render(request, "error.html", {"message": t["db_unavailable"], "code": 503},
                   status=503, flash=())
@@ -879,7 +885,7 @@ def create_app(db: str | None = None, *, host: Host | None = None,
         routes=routes(),
         middleware=[Middleware(SecurityHeaders)],
         exception_handlers={HTTPException: http_error, StoreError: store_error,
-                            Exception: server_error},
+                            DBAPIError: store_error, Exception: server_error},
         lifespan=_lifespan,
     )
     app.state.web = Web(host, public_url or os.environ.get("MAFIAHOST_PUBLIC_URL"))

@@ -8,7 +8,6 @@ import json
 import os
 import secrets
 import threading
-import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,6 +30,9 @@ from ..store import (
     open_store,
 )
 from ..store import normalize as normalize_event
+from ..store import (
+    test_pause as _test_pause,
+)
 
 FORMAT = "mafiahost-game"
 FORMAT_VERSION = 1
@@ -525,16 +527,6 @@ def post_key(p) -> str:
 def _select_keys(game_id: int):
     from sqlalchemy import select
     return select(ImportedPostRow.post_key).where(ImportedPostRow.game_id == game_id)
-
-
-def _test_pause(kind: str) -> None:
-    if os.environ.get(PAUSE_ENV) != kind:
-        return
-    path = os.environ.get(PAUSE_ENV + "_FILE")
-    if path:
-        with open(path, "w") as f:
-            f.write(str(os.getpid()))
-    time.sleep(float(os.environ.get(PAUSE_ENV + "_SECONDS", "60")))
 
 
 def event_list(g: Game) -> list[dict]:

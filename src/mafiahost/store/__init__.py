@@ -328,6 +328,21 @@ def _sqlite_transactions(engine: Engine, wal: bool = True) -> None:
                              else "BEGIN")
 
 
+def test_pause(kind: str) -> None:
+    """The crash tests' hook: with ``MAFIAHOST_TEST_PAUSE=<kind>`` the transaction of that
+    kind stops before its commit, writes the process id to ``MAFIAHOST_TEST_PAUSE_FILE``
+    and sleeps ``MAFIAHOST_TEST_PAUSE_SECONDS`` (the test kills it there)."""
+    if os.environ.get("MAFIAHOST_TEST_PAUSE") != kind:
+        return
+    path = os.environ.get("MAFIAHOST_TEST_PAUSE_FILE")
+    if path:                      # written whole, then renamed: never seen half-made
+        with open(path + ".tmp", "w") as f:
+            f.write(str(os.getpid()))
+        os.replace(path + ".tmp", path)
+    import time
+    time.sleep(float(os.environ.get("MAFIAHOST_TEST_PAUSE_SECONDS", "60")))
+
+
 _STORES: dict[str, Store] = {}
 
 

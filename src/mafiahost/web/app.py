@@ -196,9 +196,18 @@ def not_found(*_):
 async def form_of(request: Request) -> dict:
     """The posted form, after the anti-forgery checks (403 on failure)."""
     origin = request.headers.get("origin")
-    if origin is not None:              # "null" too: a sandboxed frame, a data: page
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        raise HTTPException(403)        # the browser says: another site sent this
+    if origin == "null":
+        # a sandboxed frame or a data: page sends "null"; so does a browser posting our
+        # own form from a page with Referrer-Policy: no-referrer, but then it also says
+        # Sec-Fetch-Site: same-origin (a header no page can forge)
+        if site != "same-origin":
+            raise HTTPException(403)
+    elif origin is not None:
         host = request.headers.get("host", "")
-        if origin == "null" or origin.split("://", 1)[-1] != host:
+        if origin.split("://", 1)[-1] != host:
             raise HTTPException(403)
     out: dict[str, list[str]] = {}
     ctype = request.headers.get("content-type", "")

@@ -376,7 +376,11 @@ def cmd_export(args) -> int:
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.output:
         from pathlib import Path
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        try:
+            Path(args.output).write_text(text + "\n", encoding="utf-8")
+        except OSError as e:
+            raise Refused(f"Не могу записать файл {args.output}: {e.strerror or e}.",
+                          f"Cannot write the file {args.output}: {e.strerror or e}.") from None
         _out(f"Игра №{args.id} сохранена в {args.output}. / Game {args.id} written to "
              f"{args.output}.")
     else:
@@ -614,11 +618,20 @@ def main(argv=None) -> int:
     except _store_error() as e:
         _out(str(e))
         return 2
+    except _db_error() as e:          # outside a command's own handling: still a sentence
+        from .store import db_error_sentence
+        _out(db_error_sentence(e))
+        return 2
 
 
 def _cli_hosts():
     from . import cli_hosts
     return cli_hosts
+
+
+def _db_error():
+    from sqlalchemy.exc import DBAPIError
+    return DBAPIError
 
 
 def _store_error():

@@ -79,7 +79,8 @@ class PhaseCommands(HostBase):
             if warn:
                 msg = "\n".join(["! " + x for x in warn] + [msg])
             return Done(game_id, msg, text, data={"warnings": warn})
-        return self._command(game_id, "resolve", {}, fn)
+        done = self._command(game_id, "resolve", {}, fn)
+        return self._with_bots(done, lang)         # the new phase's bot moves (host/bots.py)
 
     def _scheduled(self, s, row, old_label: str, g, lang: str):
         """The deadline the game's schedule gives the phase ``g`` is in now (just

@@ -41,14 +41,16 @@ class SetupCommands(HostBase):
     def new_game(self, ruleset: str, players: list[str], *, roles=None, options=None,
                  mafia: int | None = None, seed: int | None = None, name: str = "",
                  lang: str = "ru", fmt: str = "plain", owner: int | None = None,
-                 accept_warnings: bool = False, schedule: str | None = None) -> Done:
+                 accept_warnings: bool = False, bots: dict | None = None,
+                 schedule: str | None = None) -> Done:
         """Deal (or take the host's ``roles``) and store a new game; returns its start post.
 
         ``roles`` is a list in seating order or a dict name -> role id; ``owner`` the host
         account that owns the game (the web app: the logged-in host). A seating that goes
         against the seed's recommendations (a single under ten players in classic) is
         refused with the warning unless ``accept_warnings``; what the seed forbids is
-        always refused."""
+        always refused. ``bots`` ({seat: "random" | "sensible"}) seats bots that send
+        their moves when each phase opens (``host/bots.py``)."""
         players = [p.strip() for p in players if p.strip()]
         from .deadlines import parse_schedule
         sched = parse_schedule(schedule)
@@ -59,6 +61,9 @@ class SetupCommands(HostBase):
             validate_names(players)
         except NameRefused as e:
             raise HostError(e.ru, e.en) from None
+        if bots:
+            from .bots import parse_bots
+            bots = parse_bots(",".join(f"{k}={v}" for k, v in bots.items()), players)
         options = dict(options or {})
         ruleset = _ruleset_id(ruleset)
         options = _read_options(ruleset, options)
@@ -94,6 +99,7 @@ class SetupCommands(HostBase):
                               {"players": players, "roles": bool(roles), "mafia": mafia,
                                "options": options,
                                **({"accept_warnings": True} if accept_warnings else {}),
+                               **({"bots": bots} if bots else {}),
                                **({"schedule": sched} if sched else {})},
                               [["start", [list(x) for x in seating]]], 0, evs)
             if owner is not None:
@@ -104,10 +110,11 @@ class SetupCommands(HostBase):
         self.cache.put(gid, 0, g)
         from ..render import posts
         post = posts.start_post(g, c, lang=lang, fmt=fmt, name=name)
-        return Done(gid, _say(lang, f"Игра №{gid} создана: {rules.title_ru}, "
+        done = Done(gid, _say(lang, f"Игра №{gid} создана: {rules.title_ru}, "
                                     f"{len(players)} игроков.",
                               f"Game {gid} created: {rules.title_en}, {len(players)} players."),
                     post, evs, {"commitment": c})
+        return self._with_bots(done, lang) if bots else done
 
     def list_games(self) -> list[dict]:
         from sqlalchemy import select

@@ -129,7 +129,7 @@ def test_host_seats_bots_and_sends_their_moves_when_a_phase_opens(tmp_path, caps
     acts = [e for e in g.events if e.type == "action"]
     assert len(acts) == 1 and acts[0].data["actor"] == "Анна"     # the mafia's shot
     assert acts[0].data["targets"][0] not in ("Анна", "Борис")     # never at its own side
-    log = "\n".join(h.log(1))
+    log = "\n".join(h.log(1, ids=True))       # the raw log (the default is in words)
     assert "act" in log
     assert main(["resolve", "1", "--db", db]) == 0
     _, g = h.load(1)

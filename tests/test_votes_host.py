@@ -21,7 +21,7 @@ def open_day(db, name):
         cli_ok("game", "remove", 1, who, "--why", "corpus", "--db", db)
     for seat, nick in m["replaced"].items():
         cli_ok("game", "replace", 1, seat, nick, "--db", db)
-    cli_ok("game", "deadline", 1, m["deadline"], "--db", db)
+    cli_ok("game", "deadline", 1, m["deadline"], "--past", "--db", db)   # a past thread
     cli_ok("votes", "host", 1, m["host"], "--db", db)
     for nick, seat in m["aliases"].items():
         cli_ok("votes", "alias", 1, nick, seat, "--db", db)

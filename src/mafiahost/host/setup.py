@@ -373,9 +373,9 @@ def _read_options(ruleset: str, options: dict) -> dict:
             yes = any(isinstance(x, bool) for x in vals)
             raise HostError(
                 f"Опция «{labels.option_name(key, 'ru')}» не принимает «{value}»; можно: "
-                f"{'да или нет' if yes else ok_ru} ({ok_ru}).",
+                f"{f'да или нет ({ok_ru})' if yes else ok_ru}.",
                 f"The option '{labels.option_name(key, 'en')}' does not take '{value}'; "
-                f"allowed: {'yes or no' if yes else ok_en} ({ok_en}).")
+                f"allowed: {f'yes or no ({ok_en})' if yes else ok_en}.")
         out[key] = v
     return out
 

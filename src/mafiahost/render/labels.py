@@ -75,12 +75,14 @@ def option_value(name: str, text, declared) -> object:
     (``маньяк``, ``без одиночки``), or the value itself; ``text`` unchanged if none fits."""
     vals = list(declared)
     t = str(text).strip().casefold().replace("ё", "е")
+    d = _data()["ru"]
     if any(isinstance(v, bool) for v in vals):
-        d = _data()["ru"]
         if t in d["yes"]:
             return True
         if t in d["no"]:
             return False
+    elif t in d["no"] and "none" in vals:     # «одиночка=нет»: the value that means none
+        return "none"
     for v in vals:
         if t == str(v).casefold():
             return v

@@ -18,6 +18,8 @@ codec reads them when present, so such moves need no new encoding.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 PASS = 0
 
 
@@ -76,6 +78,8 @@ class Codec:
             self._pos_index.append(self.index_in[k:k + len(b[2])])
             k += len(b[2])
         self.size = offset
+        self._memo: dict = {}
+        self._offsets = [b[3] for b in self.blocks]
 
     def vote(self, target: str) -> int:
         return self.vote_index[target]
@@ -90,28 +94,14 @@ class Codec:
         return offset + code
 
     def moves(self, moves) -> list[int]:
-        """``move`` for a list of (ability, targets), faster: seat targets are looked up
-        in one table per ability."""
+        """``move`` for a list of (ability, targets), each pair encoded once per codec."""
+        memo = self._memo
         out = []
-        cache: dict = {}
-        for aid, ts in moves:
-            k = len(ts)
-            hit = cache.get((aid, k))
-            if hit is None:
-                bi = self.block_of[(aid, k)]
-                _, kinds, doms, offset, _ = self.blocks[bi]
-                hit = cache[(aid, k)] = (offset, self._pos_index[bi],
-                                         [len(d) for d in doms])
-            offset, idx, sizes = hit
-            if k == 1:
-                out.append(offset + idx[0][ts[0]])
-            elif k == 0:
-                out.append(offset)
-            else:
-                code = 0
-                for i, t in enumerate(ts):
-                    code = code * sizes[i] + idx[i][t]
-                out.append(offset + code)
+        for m in moves:
+            code = memo.get(m)
+            if code is None:
+                code = memo[m] = self.move(m[0], m[1])
+            out.append(code)
         return out
 
     def decode(self, action: int):
@@ -121,12 +111,12 @@ class Codec:
             return ("pass",)
         if 1 <= a <= self.n + 2:
             return ("vote", self.vote_targets[a - 1])
-        for aid, _kinds, doms, offset, size in self.blocks:
-            if offset <= a < offset + size:
-                code = a - offset
-                ts = []
-                for d in reversed(doms):
-                    code, r = divmod(code, len(d))
-                    ts.append(d[r])
-                return ("move", aid, tuple(reversed(ts)))
+        if 0 <= a < self.size:
+            aid, _kinds, doms, offset, _size = self.blocks[bisect_right(self._offsets, a) - 1]
+            code = a - offset
+            ts = []
+            for d in reversed(doms):
+                code, r = divmod(code, len(d))
+                ts.append(d[r])
+            return ("move", aid, tuple(reversed(ts)))
         raise ValueError(f"action {a} is outside the action space (0..{self.size - 1})")

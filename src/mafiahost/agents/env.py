@@ -29,7 +29,7 @@ from ..engine.game import Game
 from ..rules import load
 from ..rules.setup import deal
 from ..sim import NAMES
-from .codec import PASS, Codec
+from .codec import PASS, Codec, open_questions
 from .observation import legal_votes
 from .observation import observation as json_observation
 
@@ -344,7 +344,8 @@ class MafiaEnv(AECEnv):
         g = self.game
         self.infos[a] = {}
         done = True
-        kind = self.codec.decode(action) if action is not None else ("pass",)
+        kind = self.codec.decode(action, open_questions(g.state, a)) \
+            if action is not None else ("pass",)
         if kind[0] != "pass":
             a_ = int(action)
             mask = self._mask(a)
@@ -392,7 +393,7 @@ class MafiaEnv(AECEnv):
         vi = self.codec.vote_index
         idx = [PASS] + [vi[t] for t in votes]
         if moves:
-            idx += self.codec.moves(moves)
+            idx += self.codec.moves(moves, open_questions(g.state, agent))
         mask[idx] = 1
         self._mask_made = (key, mask)
         return mask.copy()

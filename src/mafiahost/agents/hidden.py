@@ -44,6 +44,7 @@ TO_KINDS = {
     "question_granted", "recruit_failed", "redirect_failed", "redirect_set", "shot_failed",
     "vest_hit", "visitor_known", "watch_result", "action_gained", "curse_lifted", "cursed",
     "recruit_attempt", "witness_result",
+    "question_asked", "question_answered",      # a question put to the player, his answer
 }
 # told to a group: the director's group (niichavo) learns its new leader
 GROUP_KINDS = {"heir"}

@@ -55,6 +55,7 @@ _TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?", re.I)
 _DATES = [
     (re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})"), ("y", "m", "d")),
     (re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})(?!\d)"), ("d", "m", "y")),
+    (re.compile(r"(?<!\d)(\d{1,2})-(\d{1,2})-(\d{4})(?!\d)"), ("m", "d", "y")),   # vBulletin
     (re.compile(r"(\d{1,2})\s+" + _MONTH_WORD + r",?\s+(\d{4})"), ("d", "mw", "y")),
     (re.compile(_MONTH_WORD + r"\s+(\d{1,2}),?\s+(\d{4})"), ("mw", "d", "y")),
 ]
@@ -430,7 +431,8 @@ _WITHDRAW = re.compile(
     r"(?:свой\s+|мой\s+)?голос"
     r"|голос\s+(?:сн[ия]ма[юе]|сниму|отзыва[юе])"
     r"|\bun-?vote\b|\bwithdraw(?:ing)?\s+(?:my\s+)?vote\b", re.I)
-_CHANGED_MIND = re.compile(r"^\W*(?:я\s+)?передумал[аи]?\W*$", re.I)
+_CHANGED_MIND = re.compile(r"^\W*(?:я\s+)?(?:передумал[аи]?|changed\s+my\s+mind)"
+                           r"(?:\W+(?:снимаю|отзываю|сниму))?\W*$", re.I)
 
 
 @dataclass
@@ -547,6 +549,8 @@ def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True) -> R
         allowed.append(mk)
     reads = []
     for mk in allowed:
+        if _WITHDRAW.search(_TAG.sub("", mk.body)):
+            continue                      # «[color=red]снимаю голос[/color]»
         target, how, cands, shown = _body_target(roster, mk.body, mk.title)
         if mk.form in ("red", "bold") and target is None and how in ("unknown", "empty") \
                 and len(allowed) > 1:

@@ -324,3 +324,13 @@ def test_edit_lines_of_every_forum_are_read():
                  "Edited by Vera, 12 March 2024 - 09:40 PM."]:
         text, times = edits("[color=red]Анна[/color]\n\n" + line)
         assert text == "[color=red]Анна[/color]" and times == [datetime(2024, 3, 12, 21, 40)]
+
+
+def test_a_vote_against_oneself_and_a_russian_name_in_latin_letters():
+    g = vanilla_day1()
+    t = datetime(2024, 3, 13, 10, 0)
+    report = find_votes([Post("1", "Вера", t, "[color=red]себя[/color]"),
+                         Post("2", "Глеб", t, "vote: Borisa")], g)
+    assert [(v, t, p.id) for v, t, p in report.votes] == [("Вера", "Вера", "1"),
+                                                          ("Глеб", "Борис", "2")]
+    assert len(report.notes) == 2

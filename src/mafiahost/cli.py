@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from . import cli_balance
 from .engine.errors import Refused, RulesetError
 
 
@@ -598,11 +599,12 @@ def main(argv=None) -> int:
     p.add_argument("--mafia", type=int, help="number of mafia (vanilla)")
     p.add_argument("--max-phases", type=int, default=200)
     _host_parsers(sub)
+    balance_commands = cli_balance.register(sub)
     args = ap.parse_args(argv)
     try:
         return {"rulesets": cmd_rulesets, "roles": cmd_roles, "scenario": cmd_scenario,
                 "run": cmd_run, "demo": cmd_demo, **HOST_COMMANDS,
-                **_cli_hosts().COMMANDS}[args.cmd](args)
+                **_cli_hosts().COMMANDS, **balance_commands}[args.cmd](args)
     except (Refused, RulesetError) as e:
         _out(str(e))
         return 2

@@ -120,6 +120,7 @@ def load_all() -> None:
         jail,
         kill,
         protect,
+        questions,
         recruit,
         redirect,
         targets,

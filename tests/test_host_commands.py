@@ -2,6 +2,7 @@
 replacing a move, замена and the host's override, posts, the commitment and verify."""
 
 import hashlib
+import re
 import json
 
 from test_host_support import NAMES12, cli, cli_ok, events_of, new_game, show
@@ -144,3 +145,26 @@ def test_seat_names_a_reader_could_confuse_are_refused_at_creation(sqlite_db):
     assert cli_ok("game", "list", "--db", db).count("vanilla") == 0
     cli_ok("game", "new", "vanilla", "--players", "Саша,Маша,Вера,Глеб,Дина,Егор", "--db", db)
     assert cli_ok("game", "list", "--db", db).count("vanilla") == 1
+
+
+def test_the_rules_recommendations_are_warnings_the_host_may_accept(sqlite_db):
+    """classic C51 «не рекомендуем вводить одиночку … меньше десяти участников»: refused with
+    the warning, played with --accept-warnings; C50 (one single only) stays refused."""
+    nine = NAMES12[:9]
+    one_single = "mafioso,mafioso,maniac," + ",".join(["civilian"] * 6)
+    args = ("game", "new", "classic", "--players", ",".join(nine), "--roles", one_single,
+            "--seed", 3, "--db", sqlite_db)
+    code, out = cli(*args)
+    assert code == 2 and "не рекомендуют" in out and "может её принять" in out
+    assert Host(sqlite_db).list_games() == []                  # nothing was stored
+    out = cli_ok(*args, "--accept-warnings")
+    gid = int(re.search(r"№(\d+)", out).group(1))
+    first = events_of(sqlite_db, gid)[0]
+    assert first["type"] == "game_started" and "одиночку" in first["data"][
+        "warnings_accepted"][0][0]
+    report = verify(Host(sqlite_db).export(gid))
+    assert report.ok, report.problems
+    two = "mafioso,maniac,ripper," + ",".join(["civilian"] * 6)
+    code, out = cli("game", "new", "classic", "--players", ",".join(nine), "--roles", two,
+                    "--db", sqlite_db, "--accept-warnings")
+    assert code == 2 and "только один одиночка" in out

@@ -157,6 +157,21 @@ def test_new_game_from_the_form_and_links(site):
     assert "6–16" in hc.get("/host").text                   # the rule set's own sentence
 
 
+def test_the_form_accepts_the_rules_warnings_only_when_ticked(site):
+    hc = client(site["app"], site["key"])
+    page = hc.get("/host").text
+    assert 'name="accept_warnings"' in page
+    form = {"csrf": csrf_of(page), "ruleset": "classic",
+            "players": "А1,Б2,В3,Г4,Д5,Е6,Ж7,З8,И9",
+            "roles": "mafioso,mafioso,maniac,civilian,civilian,civilian,civilian,civilian,"
+                     "civilian"}
+    r = hc.post("/host/games", data=form)
+    assert r.status_code == 303 and r.headers["location"] == "/host"
+    assert "не рекомендуют вводить одиночку" in hc.get("/host").text
+    r = hc.post("/host/games", data={**form, "accept_warnings": "1"})
+    assert r.status_code == 200 and "больше их не покажет" in r.text    # created: its links
+
+
 def test_login_with_the_key_and_a_wrong_key(site):
     c = client(site["app"])
     assert c.get("/host").status_code == 403

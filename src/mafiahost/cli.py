@@ -171,6 +171,7 @@ def cmd_game(args) -> int:
         d = h.new_game(args.ruleset, players, roles=roles, options=_opts(args.option),
                        mafia=args.mafia, seed=args.seed, name=args.name or "",
                        lang=args.lang or "ru", fmt=args.format or "plain",
+                       accept_warnings=args.accept_warnings,
                        owner=h.host_id(args.owner) if args.owner else None)
         if args.deadline:
             h.set_deadline(d.game_id, args.deadline)
@@ -511,6 +512,10 @@ def _host_parsers(sub) -> None:
     q.add_argument("--seed", type=int, help="dice seed (default: a fresh random one)")
     q.add_argument("--name", help="a label for the game")
     q.add_argument("--deadline", help="deadline of the first phase, e.g. 2025-05-01 21:00")
+    q.add_argument("--accept-warnings", action="store_true",
+                   help="accept the rules' recommendations the setup goes against (e.g. a "
+                        "single under ten players in classic); what the rules forbid stays "
+                        "refused")
     q.add_argument("--owner", help="the host account that owns it (mafiahost host add)")
     q = gs.add_parser("demo", parents=[db], help="a ready-to-play demo game to try commands")
     q.add_argument("--ruleset", default="gemini")

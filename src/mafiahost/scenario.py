@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from .engine.errors import BadForcedRoll, Refused, RulesetError
-from .engine.game import Game
+from .engine.game import Game, setup_warnings
 from .rules import load
 
 
@@ -39,7 +39,7 @@ class Report:
 
 
 _TOP = {"ruleset", "seed", "options", "players", "script", "description", "rule", "rules",
-        "setup_rejected"}
+        "setup_rejected", "accept_warnings"}
 _PHASE = {"night", "day", "rolls", "actions", "votes", "expect", "absent", "excused", "note"}
 _EXPECT = {"eliminated", "alive", "roles", "statuses", "events", "winner", "factions",
            "no_events", "not_statuses"}
@@ -81,7 +81,19 @@ def load_scenario(path) -> dict:
 def new_game(data, open_first: bool = True) -> Game:
     rules = load(data["ruleset"], data.get("options") or {})
     seating = [(str(n), str(r)) for n, r in data["players"].items()]
-    return Game(rules, seating, seed=int(data.get("seed", 0) or 0), open_first=open_first)
+    accept = data.get("accept_warnings", False)
+    if not isinstance(accept, bool):
+        if not isinstance(accept, list) or not accept:
+            raise ScenarioError("accept_warnings is true (every warning of the setup) or a "
+                                "list of texts, each a substring of one warning to accept")
+        warned = setup_warnings(rules, [r for _, r in seating])
+        for a in accept:
+            if not any(str(a).lower() in (ru + " " + en).lower() for ru, en in warned):
+                said = "; ".join(en for _, en in warned) or "none"
+                raise ScenarioError(f"accept_warnings: '{a}' names no warning of this setup "
+                                    f"(its warnings: {said})")
+    return Game(rules, seating, seed=int(data.get("seed", 0) or 0), open_first=open_first,
+                accept_warnings=accept)
 
 
 def _keyed(rolls: list) -> list:
@@ -155,6 +167,9 @@ def play(data, path="<scenario>", check=True, on_phase=None) -> Report:
     want = data.get("setup_rejected")
     try:
         g = new_game(data, open_first=False)
+    except ScenarioError as e:
+        rep.error = str(e)
+        return rep
     except (Refused, RulesetError) as e:
         if want is not None and str(want).lower() in str(e).lower():
             return rep

@@ -31,14 +31,17 @@ def _same_outcome(forced, option) -> bool:
     return forced == option or (isinstance(option, str) and str(forced) == option)
 
 
-def setup_violation(rules: RulesetSpec, roles: list[str]):
-    """The first of the ruleset's setup limits that a list of roles breaks, as (ru, en).
+def setup_problems(rules: RulesetSpec, roles: list[str]) -> list[tuple[str, str, bool]]:
+    """Every setup limit of the ruleset that a list of roles breaks, as (ru, en, warning).
 
     A limit picks roles by ``role`` or ``tag`` and says ``max`` (at most so many),
-    ``min_players`` (only in games of at least so many players) or ``excludes`` (no role
-    with these tags may be in the same game)."""
+    ``min_players`` (only in games of at least so many players), ``excludes`` (no role
+    with these tags may be in the same game) or ``needs`` (only with some other role that
+    has one of these tags). ``warning: true`` marks the seed's recommendations («не
+    рекомендуем»): the host may accept them; the others are the seed's rules."""
     n = len(roles)
     specs = rules.roles
+    out = []
     for lim in rules.setup.get("limits", ()) or ():
         def picked(r, lim=lim):
             return r == lim.get("role") or lim.get("tag") in specs[r].tags
@@ -51,16 +54,46 @@ def setup_violation(rules: RulesetSpec, roles: list[str]):
         if "excludes" in lim and chosen and any(
                 t in specs[r].tags for r in roles for t in lim["excludes"]):
             bad = True
+        if "needs" in lim and chosen and not any(
+                t in specs[r].tags for r in roles if not picked(r) for t in lim["needs"]):
+            bad = True
         if bad:
-            return (lim.get("ru", "Расклад ролей нарушает правила."),
-                    lim.get("en", "The role setup breaks the rules."))
+            out.append((lim.get("ru", "Расклад ролей нарушает правила."),
+                        lim.get("en", "The role setup breaks the rules."),
+                        bool(lim.get("warning"))))
+    return out
+
+
+def setup_violation(rules: RulesetSpec, roles: list[str]):
+    """The first setup rule (not a mere recommendation) a list of roles breaks, as (ru, en)."""
+    for ru, en, warning in setup_problems(rules, roles):
+        if not warning:
+            return ru, en
     return None
+
+
+def setup_warnings(rules: RulesetSpec, roles: list[str]) -> list[tuple[str, str]]:
+    """The seed's recommendations a list of roles goes against, as (ru, en) each."""
+    return [(ru, en) for ru, en, warning in setup_problems(rules, roles) if warning]
+
+
+def _accepts(accept, warning: tuple[str, str]) -> bool:
+    """``accept`` is True (every warning), False, or texts each naming one warning (a
+    case-insensitive substring of its Russian or English sentence)."""
+    if isinstance(accept, bool):
+        return accept
+    text = (warning[0] + " " + warning[1]).lower()
+    return any(str(a).lower() in text for a in accept or ())
 
 
 class Game:
     def __init__(self, rules: RulesetSpec, seating: list[tuple[str, str]], seed: int = 0,
-                 open_first: bool = True):
+                 open_first: bool = True, accept_warnings=False):
         """``rules`` comes with its options already applied (``mafiahost.rules.load``).
+
+        A seating against the seed's rules is refused; one against its recommendations
+        only (``setup_warnings``) is refused unless ``accept_warnings`` accepts each of
+        them (True, or texts naming them); the accepted ones are kept in ``game_started``.
 
         With ``open_first=False`` the first phase is not opened yet: the caller may force
         the rolls made when it opens (``state.dice.forced``) and then call ``open_next``."""
@@ -81,13 +114,22 @@ class Game:
         why = setup_violation(rules, [r for _, r, _ in rows])
         if why is not None:
             raise Refused(*why)
+        warnings = setup_warnings(rules, [r for _, r, _ in rows])
+        for w in warnings:
+            if not _accepts(accept_warnings, w):
+                raise Refused(
+                    f"{w[0]} Это рекомендация правил, а не запрет: ведущий может её принять.",
+                    f"{w[1]} This is the rules' recommendation, not a rule: the host may "
+                    f"accept it.")
         self.seed = seed
         self.state = State(rows, seed)
         self.events: list[Event] = []
         self.label = ""
         self.checked_census = -1
+        extra = {"warnings_accepted": [list(w) for w in warnings]} if warnings else {}
         self.emit("game_started", HOST, ruleset=rules.id, version=rules.version,
-                  players=[[n, r] for n, r, _ in rows], options=dict(self.options), seed=seed)
+                  players=[[n, r] for n, r, _ in rows], options=dict(self.options), seed=seed,
+                  **extra)
         for p in self.state.order:
             for k, v in rules.roles[p.role].initial_status.items():
                 self.set_status(p, k, v)

@@ -170,16 +170,25 @@ class Night:
                     g.emit("saved", HOST, player=t.name, by="protected", cause=a.cause)
                 return False
             for guard, params in self.guards.get(t.name, ()):
+                if params.get("unless_healed") and self._healer(t, a) is not None:
+                    continue         # a healed ward is not "to be killed": the heal saves him
                 if guard.alive and guard.name not in self.dying and guard.name not in self.dead_now:
                     if mechanics.GUARD_SETTLE(self, guard, params, a, commit):
                         return False
+        healer = self._healer(t, a)
+        if healer is not None:
+            if commit:
+                g.emit("saved", HOST, player=t.name, by=healer.name, cause=a.cause)
+            return False
+        return True
+
+    def _healer(self, t: Player, a: Attack) -> Player | None:
+        """The first healer of ``t`` tonight whose heal stops attack ``a``, if any."""
         if a.kind in ("direct", "delayed"):
             for healer, params in self.heals.get(t.name, ()):
                 if a.kind in params.get("against", ("direct",)):
-                    if commit:
-                        g.emit("saved", HOST, player=t.name, by=healer.name, cause=a.cause)
-                    return False
-        return True
+                    return healer
+        return None
 
     def settle(self) -> None:
         g = self.g

@@ -163,7 +163,8 @@ def verify(data: dict) -> VerifyReport:
     else:
         notes.append("roles were assigned by the host (not dealt from the seed)")
     try:
-        g = Game(rules, seating, seed)
+        g = Game(rules, seating, seed,
+                 accept_warnings=bool(cmds[0]["args"].get("accept_warnings")))
         n_cmd = 0
         for c in cmds[1:]:
             for op in c["ops"]:

@@ -41,11 +41,15 @@ class SetupCommands(HostBase):
     # ---- games -------------------------------------------------------------------------
     def new_game(self, ruleset: str, players: list[str], *, roles=None, options=None,
                  mafia: int | None = None, seed: int | None = None, name: str = "",
-                 lang: str = "ru", fmt: str = "plain", owner: int | None = None) -> Done:
+                 lang: str = "ru", fmt: str = "plain", owner: int | None = None,
+                 accept_warnings: bool = False) -> Done:
         """Deal (or take the host's ``roles``) and store a new game; returns its start post.
 
         ``roles`` is a list in seating order or a dict name -> role id; ``owner`` the host
-        account that owns the game (the web app: the logged-in host)."""
+        account that owns the game (the web app: the logged-in host). A seating that goes
+        against the seed's recommendations (a single under ten players in classic) is
+        refused with the warning unless ``accept_warnings``; what the seed forbids is
+        always refused."""
         players = [p.strip() for p in players if p.strip()]
         if not players:
             raise HostError("Не указаны игроки: --players \"Анна,Борис,...\".",
@@ -69,7 +73,7 @@ class SetupCommands(HostBase):
             seating = _assigned(players, roles)
         else:
             seating = deal(rules, players, seed, mafia)
-        g = Game(rules, seating, seed)
+        g = Game(rules, seating, seed, accept_warnings=accept_warnings)
         c = commitment(seed, salt)
         with self.store.session() as s:
             now = now_iso()
@@ -82,7 +86,8 @@ class SetupCommands(HostBase):
             evs = [normalize_event(e) for e in g.events]
             Store.add_command(s, row.id, "new",
                               {"players": players, "roles": bool(roles), "mafia": mafia,
-                               "options": options},
+                               "options": options,
+                               **({"accept_warnings": True} if accept_warnings else {})},
                               [["start", [list(x) for x in seating]]], 0, evs)
             if owner is not None:
                 from ..store.accounts import set_owner

@@ -540,7 +540,8 @@ async def host_create(request: Request):
                                     name=one(form, "name")[:200],
                                     lang=glang if glang in LANGS else "ru",
                                     fmt=fmt if fmt in ("plain", "bbcode") else "plain",
-                                    owner=who.account))
+                                    owner=who.account,
+                                    accept_warnings=one(form, "accept_warnings") == "1"))
         made = await run_in_threadpool(w.host.links, done.game_id)
     except (Refused, RulesetError) as e:
         msg = refusal(lang, e) if isinstance(e, Refused) else str(e)

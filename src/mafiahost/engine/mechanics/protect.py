@@ -19,7 +19,10 @@ def heal(n, actor, targets, params):
 def guard(n, actor, targets, params):
     """Guard a ward from direct kills. params ``mode``: ``die_instead`` (the guard dies in
     the ward's place) or ``saves`` (the status ``saves_left`` is spent per attack; with none
-    left the guard dies, saving the ward and killing the attacker); ``foils_poison``."""
+    left the guard dies, saving the ward and killing the attacker); ``foils_poison``;
+    ``unless_healed`` — a ward the doctor heals against this attack "cannot be killed", so
+    the guard is not spent (classic: «погибает вместо него, если он должен быть убит»),
+    whatever the order the moves were sent in."""
     t = targets[0]
     n.guards.setdefault(t.name, []).append((actor, params))
 

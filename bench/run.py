@@ -4,8 +4,15 @@ One core, one process. Every number is reported twice: as a rate, and as a ratio
 a fixed pure-Python baseline measured in the same process right before it, so results from
 different machines can be compared (a faster machine raises both the rate and the baseline).
 
-    python bench/run.py            # prints a table and rewrites docs/performance.md
-    python bench/run.py --quick    # fewer repetitions, no file written
+The peers (``bench/peers/``: PyPI ``mafia`` 1.0.0 by calder and ``werewolf-engine`` 0.1.0,
+each installed into its own virtualenv on first use) play their whole random games in
+fresh processes interleaved with ours (ours, peer, peer, ours, ...), so every ratio is
+taken from runs made side by side; with valgrind installed the same drivers are also
+counted with callgrind (instructions per game). Every rule set's random game is compared
+with ``gemini``'s in the same way.
+
+    python bench/run.py            # prints tables and rewrites docs/performance.md
+    python bench/run.py --quick    # fewer repetitions and games, no file written
 """
 
 from __future__ import annotations
@@ -20,8 +27,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+sys.path.insert(0, str(ROOT / "bench"))
+
+import statistics  # noqa: E402
+
+import peers  # noqa: E402
+
 from mafiahost.engine.game import Game  # noqa: E402
+from mafiahost.rules import available  # noqa: E402
 from mafiahost.sim import new_random_game, play_game, play_phase  # noqa: E402
+
+# (our setup, the args of drive_mafiahost.py, the peer, the target ratio, games per batch
+#  for ours and for the peer, games under callgrind for ours and for the peer)
+PEER_CASES = [
+    ("gemini, 12 players (watcher on)", ["0", "gemini", "--option", "watcher=true"],
+     "calder/mafia", 80.0, 400, 12, 20, 8),
+    ("vanilla, 12 players, 3 mafia", ["0", "vanilla", "--mafia", "3"],
+     "werewolf-engine", 1.0, 1500, 2000, 100, 200),
+]
 
 CASES = [
     ("vanilla", 12, None, 3, "vanilla, 12 players, 3 mafia"),
@@ -100,11 +123,83 @@ def write_section(path: Path, name: str, body: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def peer_rows(quick: bool) -> list[dict]:
+    """Ours against each peer: games/s of batches run alternately (ABBA) in fresh
+    processes, the median of the per-pair ratios, and callgrind instructions per game."""
+    reps = 2 if quick else 6
+    out = []
+    for label, args, peer, target, n_ours, n_peer, cg_ours, cg_peer in PEER_CASES:
+        if quick:
+            n_ours, n_peer = max(1, n_ours // 4), max(1, n_peer // 4)
+            cg_ours, cg_peer = max(1, cg_ours // 4), max(1, cg_peer // 4)
+        peers.ensure(peer)
+        ours_r, peer_r, ratios = [], [], []
+        for i in range(reps):
+            if i % 2 == 0:
+                a = peers.run("mafiahost", n_ours, args)
+                b = peers.run(peer, n_peer)
+            else:
+                b = peers.run(peer, n_peer)
+                a = peers.run("mafiahost", n_ours, args)
+            ours_r.append(a)
+            peer_r.append(b)
+            ratios.append(a / b)
+        row = {"label": label, "peer": peer, "target": target,
+               "ours": statistics.median(ours_r), "theirs": statistics.median(peer_r),
+               "ratio": statistics.median(ratios), "ratio_min": min(ratios),
+               "ratio_max": max(ratios), "i_ours": None, "i_theirs": None}
+        if peers.have_valgrind():
+            row["i_ours"] = peers.instructions("mafiahost", cg_ours, args)
+            row["i_theirs"] = peers.instructions(peer, cg_peer)
+        out.append(row)
+        icount = ""
+        if row["i_ours"]:
+            icount = (f"; instructions/game {row['i_ours'] / 1e6:.2f} M vs "
+                      f"{row['i_theirs'] / 1e6:.2f} M = "
+                      f"{row['i_theirs'] / row['i_ours']:.1f}x")
+        print(f"{label:36} {row['ours']:8.0f} games/s vs {peer} {row['theirs']:8.1f}: "
+              f"{row['ratio']:.2f}x (target {target:g}x){icount}")
+    return out
+
+
+def ruleset_rows(quick: bool) -> list[tuple]:
+    """Each rule set's 12-player random game against gemini's (default options), by time
+    in the same process, alternating, and by callgrind instructions when available."""
+    reps = 2 if quick else 5
+    games = 20 if quick else 100
+    ids = available()
+    for r in ids:
+        new_random_game(r, 12, 0)
+
+    def rate(r):
+        t = time.perf_counter()
+        for seed in range(games):
+            play_game(new_random_game(r, 12, seed), seed)
+        return games / (time.perf_counter() - t)
+    rows = []
+    icg = peers.have_valgrind() and not quick
+    gem_i = peers.instructions("mafiahost", 20, ["0", "gemini"]) if icg else None
+    for r in ids:
+        costs = []
+        for _ in range(reps):
+            g = rate("gemini")
+            x = rate(r)
+            costs.append(g / x)
+        ri = peers.instructions("mafiahost", 20, ["0", r]) if icg else None
+        rows.append((r, statistics.median(costs), ri / gem_i if icg else None))
+        extra = f", by instructions {ri / gem_i:.2f}x" if icg else ""
+        print(f"{r:14} cost of a random game / gemini's: {statistics.median(costs):.2f}x{extra}")
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--no-peers", action="store_true", help="skip the peers (offline)")
     args = ap.parse_args(argv)
     reps = 2 if args.quick else 7
+    prow = [] if args.no_peers else peer_rows(args.quick)
+    rrows = ruleset_rows(args.quick)
     rows = []
     for ruleset, players, options, mafia, label in CASES:
         base = best_of(baseline, 3)
@@ -140,10 +235,52 @@ def main(argv=None) -> int:
         f"(12 players, full role list). Measured: {gem[1]:.0f} "
         f"({'met' if gem[1] >= 1000 else 'not met'} on this machine).",
         "",
+        "### Beside the peers",
+        "",
+        "Whole random games of two other Python engines, installed by the benchmark into",
+        "their own virtualenvs (`bench/peers/`, pinned versions) and played by drivers in",
+        "fresh processes alternating with ours (ours, peer, peer, ours, ...: 6 pairs), the",
+        "ratio being the median of the pairs' ratios (lowest and highest in brackets).",
+        "Instructions per game are counted by valgrind's callgrind in the same run (a run",
+        "of N games minus a run of none, over N). calder/mafia: 12 players — godfather,",
+        "goon, roleblocker, doctor, cop, tracker, watcher, bodyguard, four villagers —",
+        "random targets and votes until the game ends; werewolf-engine: 3 werewolves and",
+        "9 villagers, random targets and votes.",
+        "",
+        "| ours | games/s | peer | games/s | ratio by time | target | instructions/game, ours | instructions/game, peer | ratio by instructions |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in prow:
+        ins = ("| — | — | — |" if not r["i_ours"] else
+               f"| {r['i_ours'] / 1e6:.2f} M | {r['i_theirs'] / 1e6:.1f} M | "
+               f"{r['i_theirs'] / r['i_ours']:.1f}× |")
+        met = "met" if r["ratio"] >= r["target"] else "not met"
+        lines.append(f"| {r['label']} | {r['ours']:.0f} | {r['peer']} | {r['theirs']:.1f} | "
+                     f"{r['ratio']:.2f}× ({r['ratio_min']:.2f}–{r['ratio_max']:.2f}) | "
+                     f"{r['target']:g}× ({met}) {ins}")
+    lines += [
+        "",
+        "### Every rule set against gemini",
+        "",
+        "The cost of one whole random 12-player game of each rule set (default options)",
+        "divided by `gemini`'s, measured alternately in one process (median of 5), and by",
+        "callgrind instructions (20 games each). Target: at most 3×.",
+        "",
+        "| rule set | cost / gemini's (time) | cost / gemini's (instructions) |",
+        "|---|---:|---:|",
+    ]
+    for r, c, ci in rrows:
+        lines.append(f"| {r} | {c:.2f}× | {'—' if ci is None else f'{ci:.2f}×'} |")
+    lines += [
+        "",
         "How the hot path stays fast: slotted plain objects for players, actions and events;",
         "abilities bound to their mechanic functions once at load; victory conditions compiled",
-        "to closures once; no per-event validation or deep copies; statuses are a dict of",
-        "`[until, value]` checked against the phase index instead of being swept each phase.",
+        "to closures once, reading living counts by faction and role that the state keeps up",
+        "to date as players leave or change side; no per-event validation or deep copies;",
+        "statuses are a dict of `[until, value]` checked against the phase index instead of",
+        "being swept each phase. The random player draws each move from the legal-move",
+        "generator (`Game.legal_targets`: pools of seats per target position, constraints",
+        "that never read the targets asked once) instead of drawing, checking and retrying.",
     ]
     write_section(ROOT / "docs" / "performance.md", "engine", "\n".join(lines))
     print("wrote docs/performance.md")

@@ -1,7 +1,9 @@
 """Whole games by random legal moves: the demo, the soak tests and the benchmarks.
 
-The random player uses the same commands a host would (``why_not`` then ``submit``), so a
-simulated game is a real game with a real event log.
+The random player draws each move from the engine's legal-move generator
+(``Game.legal_targets``, the one behind ``Game.legal_moves``) and records it as ``submit``
+would, so a simulated game is a real game with a real event log; nothing is tried and
+refused.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ def play_phase(g: Game, rng: random.Random) -> None:
     """Random legal moves for the current phase (no resolve). ``rng`` is the random
     players' own generator, not the game's dice."""
     s = g.state
-    alive = [p for p in s.order if p.alive]
+    alive = s.living()
     n = len(alive)
     rnd = rng.random
     if s.phase == "day":
@@ -45,29 +47,18 @@ def play_phase(g: Game, rng: random.Random) -> None:
                 pass
     by_phase = g.rules.by_phase
     phase = s.phase
-    why_not_targets = g.why_not_targets
+    why_not_actor = g.why_not_actor
+    legal_targets = g.legal_targets
     for p in s.order:
         abilities = by_phase[p.role][phase]
         if not abilities or (not p.alive and not any(ab.while_dead for ab in abilities)):
             continue
         for ab in abilities:
-            if rnd() < 0.1 or g.why_not_actor(p, ab) is not None:
+            if rnd() < 0.1 or why_not_actor(p, ab) is not None:
                 continue
-            k = ab.targets
-            pool = alive
-            if ab.target_faction == "own":
-                pool = [q for q in alive if q.faction == p.faction]
-            m = len(pool)
-            if not m:
-                continue
-            for _ in range(3):
-                if k == 1:
-                    ts = (pool[int(rnd() * m)].name,)
-                else:
-                    ts = tuple(pool[int(rnd() * m)].name for _ in range(k))
-                if why_not_targets(p, ab, ts) is None:
-                    g.record(p, ab, ts)
-                    break
+            legal = legal_targets(p, ab)
+            if legal:
+                g.record(p, ab, legal[int(rnd() * len(legal))])
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

@@ -8,6 +8,8 @@ and applies it to the state (``engine.state.APPLY``). A refused command raises
 
 from __future__ import annotations
 
+from itertools import product
+
 from . import mechanics, victory
 from .day import DayCount, check_vote, mark_absent, resolve_day
 from .errors import BadForcedRoll, Refused
@@ -22,6 +24,17 @@ mechanics.load_all()
 
 def _names(ps) -> str:
     return ", ".join(p if isinstance(p, str) else p.name for p in ps)
+
+
+def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
+    """The ability's named constraints as (function, params, depends on the targets),
+    looked up once (the registry is complete once the rule set is loaded)."""
+    out = []
+    for c in ab.constraints:
+        name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
+        out.append((mechanics.CONSTRAINTS[name], params or {},
+                    name not in mechanics.TARGETLESS_CONSTRAINTS))
+    return out
 
 
 def _same_outcome(forced, option) -> bool:
@@ -524,9 +537,11 @@ class Game:
             if ab.self_not_twice and ts[0] == p.name and s.has(p, "self:" + ab.id):
                 return (f"«{ab.name_ru}»: себя можно выбрать не более одного раза подряд.",
                         f"'{ab.name_en}': yourself at most once in a row.")
-        for c in ab.constraints:
-            name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
-            why = mechanics.CONSTRAINTS[name](self, p, ab, ts, params or {})
+        checks = ab.constraint_fns
+        if checks is None:
+            checks = ab.constraint_fns = _constraint_fns(ab)
+        for fn, params, _per_target in checks:
+            why = fn(self, p, ab, ts, params)
             if why is not None:
                 return why
         return None
@@ -655,28 +670,88 @@ class Game:
             for q in shown:
                 self.emit("team", self.to(q), to=q.name, faction=fid, members=names)
 
+    # ---- the legal-move generator ----------------------------------------------------
     def legal_moves(self, name: str) -> list[tuple[str, tuple]]:
-        """Every (ability, targets) the player may send now: what a move form offers.
+        """Every (ability, targets) the player may send now: what a move form offers, what
+        the random player draws from, what an agent's action mask is made of. The one list
+        of legal moves: a move is in it exactly when ``submit`` would take it (without
+        ``replace``; ``tests/test_legal_moves.py`` checks the two agree).
 
         A role-naming move (``names_role``) is listed once per role it may name, the role
         id after the targets; an answer to an open question is ``("answer", (id,
-        option))``. Each entry is accepted as it is by ``submit``."""
-        from itertools import product
+        option))``."""
         p = self.player(name)
-        alive = [q.name for q in self.state.order if q.alive]
         out: list[tuple[str, tuple]] = []
         for ab in self.rules.by_phase[p.role].get(self.state.phase, ()):
             if self.why_not_actor(p, ab) is not None:
                 continue
-            for ts in product(alive, repeat=ab.targets):
-                if self.why_not(p, ab, ts) is None:
-                    if ab.names_role:
-                        out.extend((ab.id, ts + (r,)) for r in self.role_options(ab))
-                    else:
-                        out.append((ab.id, ts))
+            aid = ab.id
+            if ab.names_role:
+                roles = self.role_options(ab)
+                out.extend((aid, ts + (r,)) for ts in self.legal_targets(p, ab) for r in roles)
+            else:
+                out.extend((aid, ts) for ts in self.legal_targets(p, ab))
         if self.state.questions:
             out.extend(questions.answer_moves(self, p.name))
         return out
+
+    def legal_targets(self, p: Player, ab: AbilitySpec) -> list[tuple]:
+        """The target tuples ``why_not_targets`` accepts for ``p`` using ``ab`` now, in
+        seating order (the caller has checked ``why_not_actor``).
+
+        Generated, not searched: the per-target rules of ``why_not_targets`` (alive or the
+        dead it may name, oneself, own faction) make one pool of seats per position, the
+        first-target rules (not the same target twice, oneself not twice in a row) narrow
+        the first, and only the named constraints are asked about each candidate."""
+        s = self.state
+        k = ab.targets
+        me = p.name
+        if k == 0:
+            cands: list[tuple] = [()]
+        else:
+            if ab.targets_dead:
+                order = s.order
+                if ab.targets_dead == "last_night":
+                    ln = self.last_night_idx()
+                    base = [q for q in order if not q.alive and q.died == ln]
+                else:
+                    base = [q for q in order if not q.alive]
+            else:
+                base = s.living()
+            if ab.target_faction == "own":
+                fac = p.faction
+                base = [q for q in base if q.faction == fac]
+            st = ab.self_target
+            if st == "forbidden" or (st == "only_if_few" and
+                                     len(s.living()) > ab.min_alive_self):
+                pool = [q.name for q in base if q.name != me]
+            else:
+                pool = [q.name for q in base]
+            first = pool
+            if ab.not_same_twice:
+                last = s.status_value(p, "last:" + ab.slot)
+                if last is not None:
+                    first = [n for n in first if n != last]
+            if ab.self_not_twice and s.has(p, "self:" + ab.id):
+                first = [n for n in first if n != me]
+            if k == 1:
+                cands = [(n,) for n in first]
+            else:
+                cands = list(product(first, *([pool] * (k - 1))))
+                if ab.distinct_targets:
+                    cands = [ts for ts in cands if len(set(ts)) == k]
+        checks = ab.constraint_fns
+        if checks is None:
+            checks = ab.constraint_fns = _constraint_fns(ab)
+        if checks and cands:
+            for fn, params, per_target in checks:
+                if per_target:
+                    cands = [ts for ts in cands if fn(self, p, ab, ts, params) is None]
+                    if not cands:
+                        break
+                elif fn(self, p, ab, cands[0], params) is not None:
+                    return []
+        return cands
 
     def view(self, name: str | None) -> list[Event]:
         """The events ``name`` may see (``None``: the public). Checks show what the rules

@@ -22,6 +22,7 @@ class Effect:
 class AbilitySpec:
     __slots__ = (
         "blockable",
+        "constraint_fns",
         "constraints",
         "counts_out",
         "cover_aware",
@@ -75,6 +76,7 @@ class AbilitySpec:
         self.shared: bool = kw.get("shared", False)    # one per faction per night
         self.slot: str = kw.get("slot", "main")
         self.constraints: list = kw.get("constraints", [])
+        self.constraint_fns: list | None = None   # (fn, params, per target), on first use
         self.requires_status: str | None = kw.get("requires_status")
         self.requires_ru: str = kw.get("requires_ru", "")   # the condition, in words
         self.requires_en: str = kw.get("requires_en", "")

@@ -40,7 +40,11 @@ class Action:
 
 class State:
     __slots__ = (
+        "_alive",
+        "_alive_at",
         "aliases",
+        "alive_by_faction",
+        "alive_by_role",
         "census",
         "counters",
         "day_actions",
@@ -87,6 +91,14 @@ class State:
         # this phase's moves by slot: (actor, slot) or ("faction", owner, ability id)
         self.slots: dict[tuple, Action] = {}
         self.census = 0          # bumped when who is alive, or on which side, changes
+        # living players counted by faction and by role, kept up to date by the apply
+        # table below (victory reads them instead of recounting)
+        self.alive_by_faction: dict[str, int] = {}
+        self.alive_by_role: dict[str, int] = {}
+        for p in self.order:
+            _count(self, p, 1)
+        self._alive: list[Player] = []
+        self._alive_at = -1      # the census ``_alive`` was made at
         self.aliases: dict[str, str] = {}   # seat name -> who plays it now (замена)
         self.questions: dict[int, dict] = {}  # open questions to players (mechanics.questions)
         self.question_seq = 0
@@ -101,6 +113,21 @@ class State:
 
     def alive(self) -> list[Player]:
         return [p for p in self.order if p.alive]
+
+    def living(self) -> list[Player]:
+        """The living players in seating order, made once per census (read-only: do not
+        change the list)."""
+        if self._alive_at != self.census:
+            self._alive = [p for p in self.order if p.alive]
+            self._alive_at = self.census
+        return self._alive
+
+
+def _count(s: State, p: Player, n: int) -> None:
+    """Add ``n`` (1 or -1) to the living counts of ``p``'s faction and role."""
+    bf, br = s.alive_by_faction, s.alive_by_role
+    bf[p.faction] = bf.get(p.faction, 0) + n
+    br[p.role] = br.get(p.role, 0) + n
 
 
 # ---- the apply table -------------------------------------------------------------------
@@ -151,23 +178,35 @@ def _status_cleared(s: State, d: dict) -> None:
 
 
 def _role_changed(s: State, d: dict) -> None:
-    s.players[d["player"]].role = d["role"]
+    p = s.players[d["player"]]
+    if p.alive:
+        _count(s, p, -1)
+        p.role = d["role"]
+        _count(s, p, 1)
+    else:
+        p.role = d["role"]
     s.census += 1
 
 
 def _faction_changed(s: State, d: dict) -> None:
-    s.players[d["player"]].faction = d["faction"]
+    p = s.players[d["player"]]
+    if p.alive:
+        _count(s, p, -1)
+        p.faction = d["faction"]
+        _count(s, p, 1)
+    else:
+        p.faction = d["faction"]
     s.census += 1
 
 
-def _recruited(s: State, d: dict) -> None:
-    s.players[d["player"]].faction = d["faction"]
-    s.census += 1
+_recruited = _faction_changed
 
 
 def _eliminated(s: State, d: dict) -> None:
     s.census += 1
     p = s.players[d["player"]]
+    if p.alive:
+        _count(s, p, -1)
     p.alive = False
     p.died = s.idx
     p.how = d["how"]
@@ -175,6 +214,8 @@ def _eliminated(s: State, d: dict) -> None:
 
 def _revived(s: State, d: dict) -> None:
     p = s.players[d["player"]]
+    if not p.alive:
+        _count(s, p, 1)
     p.alive = True
     p.died = 0
     p.how = ""

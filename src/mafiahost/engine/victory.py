@@ -19,22 +19,20 @@ _OPS = {">=": int.__ge__, ">": int.__gt__, "<": int.__lt__, "<=": int.__le__,
 
 
 class _Census:
-    """Living players counted by faction and role, made once per check."""
+    """Living players counted by faction and role: the counts the state keeps up to date
+    as players leave, return or change side (``State.alive_by_faction``/``alive_by_role``),
+    read here without recounting."""
 
     __slots__ = ("alive", "by_faction", "by_role", "factions", "g", "roles")
 
     def __init__(self, g, alive):
+        s = g.state
         self.g = g
         self.alive = alive
         self.factions = g.rules.factions
         self.roles = g.rules.roles
-        bf: dict[str, int] = {}
-        br: dict[str, int] = {}
-        for p in alive:
-            bf[p.faction] = bf.get(p.faction, 0) + 1
-            br[p.role] = br.get(p.role, 0) + 1
-        self.by_faction = bf
-        self.by_role = br
+        self.by_faction = s.alive_by_faction
+        self.by_role = s.alive_by_role
 
     def count(self, group, own, me) -> int:
         if isinstance(group, list):
@@ -52,8 +50,7 @@ class _Census:
 
 def holds(g, cond, own, me=None) -> bool:
     """Does the condition tree ``cond`` hold now for faction ``own`` (or single ``me``)?"""
-    alive = [p for p in g.state.order if p.alive]
-    return _compiled(cond)(_Census(g, alive), own, me)
+    return _compiled(cond)(_Census(g, g.state.living()), own, me)
 
 
 def _compile(cond):
@@ -99,7 +96,7 @@ def _compiled(cond):
 
 
 def winners(g) -> list[str]:
-    alive = [p for p in g.state.order if p.alive]
+    alive = g.state.living()
     census = _Census(g, alive)
     out = []
     co = []
@@ -139,7 +136,7 @@ def check(g) -> bool:
         return False
     g.checked_census = s.census
     w = winners(g)
-    if w or not any(p.alive for p in g.state.order):
+    if w or not s.living():
         g.emit("game_over", PUBLIC, winners=w)
         return True
     return False

@@ -11,7 +11,8 @@ watch, recruit, jail, day (silence, puppet, switch, acquit), items (inventories 
 
 Other registries, each by name, so a ruleset file says which it uses:
 - ``@constraint(name)`` — target rules that are more than data: ``fn(g, p, ab, ts, params)``
-  returns None or (ru, en).
+  returns None or (ru, en); ``@constraint(name, targets=False)`` for one that never reads
+  ``ts`` (asked once per ability by the legal-move generator).
 - ``@scheduled(name)`` — delayed effects coming due: ``fn(night, item)``.
 - ``@hook(kind, name)`` — ruleset-scoped hooks; a ruleset lists the ones it uses under
   ``hooks:`` (kinds: ``on_eliminated`` ``fn(g, player)``, ``night_start`` /
@@ -33,6 +34,7 @@ from typing import Any
 
 MECHANICS: dict = {}
 CONSTRAINTS: dict = {}
+TARGETLESS_CONSTRAINTS: set = set()   # constraints that never read the targets
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due
 HOOKS: dict = {}           # (kind, name) -> fn
 CONDITIONS: dict = {}      # name -> fn(census, own, me, arg) -> bool
@@ -70,9 +72,13 @@ def mechanic(name: str, cover_aware: bool = False, visits: bool = True,
     return deco
 
 
-def constraint(name: str):
+def constraint(name: str, targets: bool = True):
+    """``targets=False``: the constraint never reads the targets, so the legal-move
+    generator asks it once per ability instead of once per candidate."""
     def deco(fn):
         _register(CONSTRAINTS, name, fn, "constraint")
+        if not targets:
+            TARGETLESS_CONSTRAINTS.add(name)
         return fn
     return deco
 

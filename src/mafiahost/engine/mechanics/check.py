@@ -94,7 +94,7 @@ def seek(n, actor, targets, params):
         g.set_status(t, status, actor.name)
 
 
-@constraint("one_per_pair")
+@constraint("one_per_pair", targets=False)
 def one_per_pair(g, p, ab, ts, params):
     """Of the roles listed, only one may use this ability a night (the commissar and his
     sergeant share one shot)."""
@@ -115,7 +115,7 @@ def senior_sent(g, params) -> set[str]:
             if g.state.players[a.actor].role in seniors}
 
 
-@constraint("partner_other_action")
+@constraint("partner_other_action", targets=False)
 def partner_other_action(g, p, ab, ts, params):
     """The junior of a pair (the sergeant, the catcher) takes the senior's OTHER action
     («если Комиссар проверяет, то Сержант может стрелять, и наоборот»): he may use this

@@ -55,7 +55,7 @@ def voted_against_actor(g, p, ab, ts, params):
     return None
 
 
-@constraint("after_shared")
+@constraint("after_shared", targets=False)
 def after_shared(g, p, ab, ts, params):
     want = params.get("ability", "kill")
     fac = ab.owner or p.faction

@@ -56,7 +56,7 @@ def pay(g, p, n: int, why: str = "", to=None) -> bool:
     return True
 
 
-@constraint("has_item")
+@constraint("has_item", targets=False)
 def has_item(g, p, ab, ts, params):
     item = params["item"]
     if items_of(g, p).get(item, 0) < params.get("n", 1):
@@ -65,7 +65,7 @@ def has_item(g, p, ab, ts, params):
     return None
 
 
-@constraint("costs")
+@constraint("costs", targets=False)
 def costs(g, p, ab, ts, params):
     n = params.get("coins", 0)
     if coins_of(g, p) < n:

@@ -19,17 +19,17 @@ def _not_before(g, ab, params, ru_word, en_word, prep="с"):
     return None
 
 
-@constraint("from_night")
+@constraint("from_night", targets=False)
 def from_night(g, p, ab, ts, params):
     return _not_before(g, ab, params, "й ночи", "night")
 
 
-@constraint("from_day")
+@constraint("from_day", targets=False)
 def from_day(g, p, ab, ts, params):
     return _not_before(g, ab, params, "го дня", "day", prep="со")
 
 
-@constraint("min_alive")
+@constraint("min_alive", targets=False)
 def min_alive(g, p, ab, ts, params):
     least = params.get("n", 5)
     if sum(1 for q in g.state.order if q.alive) < least:

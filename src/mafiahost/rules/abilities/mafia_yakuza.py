@@ -102,7 +102,7 @@ def find(dc, actor, targets, params):
     grant(g, actor, item, "found")
 
 
-@constraint("mafia_yakuza_item")
+@constraint("mafia_yakuza_item", targets=False)
 def item_ready(g, p, ab, ts, params):
     """The item is held and usable (found before this move: 1.2.1.4)."""
     item = params["item"]
@@ -169,7 +169,7 @@ def use(ctx, actor, targets, params):
 
 # ---- clans -----------------------------------------------------------------------------------
 
-@constraint("mafia_yakuza_duty")
+@constraint("mafia_yakuza_duty", targets=False)
 def duty(g, p, ab, ts, params):
     """Only the duty member sends the clan's kill: the first living of ``order``."""
     for role in params["order"]:
@@ -611,7 +611,7 @@ def dawn(n, params):
 
 # ---- the day ---------------------------------------------------------------------------------
 
-@constraint("mafia_yakuza_day_move")
+@constraint("mafia_yakuza_day_move", targets=False)
 def day_move(g, p, ab, ts, params):
     if g.state.has(p, "day_blocked"):
         return (f"«{p.name}» лишён(а) дневного хода сегодня.",

@@ -27,7 +27,7 @@ from ...engine.mechanics.kill import shoot as lib_shoot
 
 # ---- refusals --------------------------------------------------------------------------
 
-@constraint("musketeers_not_wounded")
+@constraint("musketeers_not_wounded", targets=False)
 def not_wounded(g, p, ab, ts, params):
     """A wounded player has no role abilities until the end of the next turn."""
     if p.st and g.state.has(p, "wounded"):

@@ -866,7 +866,7 @@ def curse(n, actor, targets, params):
 # ---- constraints -----------------------------------------------------------------------
 
 
-@constraint("niichavo_awake")
+@constraint("niichavo_awake", targets=False)
 def awake(g, p, ab, ts, params):
     """On the sofa a player has the sofa's role instead of his own."""
     if p.st and g.state.has(p, "sofa"):

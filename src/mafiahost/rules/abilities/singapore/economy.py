@@ -40,7 +40,7 @@ def singapore_open(g, params):
         set_counter(g, "stock:" + item, stock)
 
 
-@constraint("singapore_can_pay")
+@constraint("singapore_can_pay", targets=False)
 def can_pay(g, p, ab, ts, params):
     price = params.get("coins") or ORDER_PRICE.get(params.get("service"), 0)
     if params.get("item"):
@@ -51,7 +51,7 @@ def can_pay(g, p, ab, ts, params):
     return None
 
 
-@constraint("singapore_in_stock")
+@constraint("singapore_in_stock", targets=False)
 def in_stock(g, p, ab, ts, params):
     item = params["item"]
     pending = sum(1 for a in g.state.pending if g.rules.abilities[a.ability].id == ab.id)
@@ -69,7 +69,7 @@ def _buying_tonight(g, p, item) -> bool:
                for a in g.state.pending)
 
 
-@constraint("singapore_has_item")
+@constraint("singapore_has_item", targets=False)
 def has_usable_item(g, p, ab, ts, params):
     item = params["item"]
     if item in NOW_ITEMS and usable(g, p, item) < 1 and _buying_tonight(g, p, item) and \

@@ -1,0 +1,51 @@
+"""Driver for our engine, the same shape as the peers' drivers: whole random games.
+
+    python drive_mafiahost.py GAMES [FIRST_SEED] RULESET [--players N] [--mafia M]
+                              [--option NAME=VALUE ...]
+
+loads the rule set and plays one game outside the count (so the 0-game run that callgrind
+subtracts includes loading), then plays GAMES games by ``mafiahost.sim`` (random legal moves
+from ``Game.legal_moves``' generator, every resolve, victory checks) and prints one JSON
+line: games, seconds (the games alone) and phases played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+
+from mafiahost.sim import new_random_game, play_game  # noqa: E402
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("games", type=int)
+    ap.add_argument("first", type=int, nargs="?", default=0)
+    ap.add_argument("ruleset")
+    ap.add_argument("--players", type=int, default=12)
+    ap.add_argument("--mafia", type=int)
+    ap.add_argument("--option", action="append", default=[])
+    a = ap.parse_args(argv)
+    options = {}
+    for o in a.option:
+        k, v = o.split("=", 1)
+        options[k] = {"true": True, "false": False}.get(v, v)
+    play_game(new_random_game(a.ruleset, a.players, 10**6, options or None, a.mafia), 10**6)
+    t = time.perf_counter()
+    phases = 0
+    for seed in range(a.first, a.first + a.games):
+        g = play_game(new_random_game(a.ruleset, a.players, seed, options or None, a.mafia),
+                      seed)
+        phases += g.state.idx
+    dt = time.perf_counter() - t
+    print(json.dumps({"games": a.games, "seconds": dt, "phases": phases}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

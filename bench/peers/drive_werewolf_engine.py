@@ -1,0 +1,66 @@
+"""Driver for PyPI ``werewolf-engine`` 0.1.0: whole random 12-player games, 3 werewolves.
+
+Runs inside the peer's own virtualenv (``bench/peers/__init__.py`` makes it). Vanilla-like
+setup, the same as our ``vanilla`` with 12 players and 3 mafia: three werewolves and nine
+villagers. Each night every werewolf, in the engine's turn order, picks a random target
+from ``get_available_targets`` (the last pick is the pack's kill, as the engine has it);
+each day every living player votes for a random other living player (the engine refuses
+self-votes); a tie lynches nobody (the engine's rule). Until ``game_over``.
+
+The engine deals roles with the global ``random`` module, so it is seeded per game.
+
+    python drive_werewolf_engine.py GAMES [FIRST_SEED]
+
+prints one JSON line: games, seconds (wall time of the games alone) and phases played.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+
+from werewolf_engine import Game, GameConfig, Phase
+
+NAMES = [f"P{i:02d}" for i in range(12)]
+CONFIG = {"werewolf": 3, "villager": 9}
+
+
+def play(seed: int, max_phases: int = 200) -> int:
+    random.seed(seed)                 # the engine's dealing uses the global generator
+    rng = random.Random(seed)
+    game = Game(NAMES, GameConfig(role_counts=dict(CONFIG)))
+    game.start()
+    phases = 0
+    while game.phase != Phase.END and phases < max_phases:
+        if game.phase == Phase.NIGHT:
+            nm = game.night_manager
+            while game.phase == Phase.NIGHT:
+                actor = nm.current_actor
+                targets = nm.get_available_targets(actor)
+                if targets:
+                    game.night_action(actor.id, rng.choice(targets).id)
+                else:
+                    game.night_skip(actor.id)
+        else:
+            alive = [p for p in game.players if p.is_alive()]
+            for p in alive:
+                others = [q for q in alive if q is not p]
+                game.day_vote(p.id, rng.choice(others).id)
+        phases += 1
+    return phases
+
+
+def main(argv: list[str]) -> int:
+    games = int(argv[0])
+    first = int(argv[1]) if len(argv) > 1 else 0
+    t = time.perf_counter()
+    phases = sum(play(first + i) for i in range(games))
+    dt = time.perf_counter() - t
+    print(json.dumps({"games": games, "seconds": dt, "phases": phases}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

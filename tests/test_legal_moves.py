@@ -1,0 +1,77 @@
+"""The legal-move generator is the one list of legal moves: for every rule set, in states
+reached by random games, ``Game.legal_targets`` gives exactly the target tuples that
+``why_not_targets`` accepts (searched the slow way over every seat, dead ones included),
+and ``legal_moves`` exactly the moves ``submit`` takes."""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+import pytest
+
+from mafiahost.engine.errors import Refused
+from mafiahost.engine.game import Game
+from mafiahost.rules import available
+from mafiahost.sim import new_random_game, play_phase
+
+
+def brute_force(g, p, ab):
+    seats = [q.name for q in g.state.order]
+    return [ts for ts in product(seats, repeat=ab.targets)
+            if g.why_not_targets(p, ab, ts) is None]
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_generated_targets_are_exactly_the_accepted_ones(ruleset):
+    checked = 0
+    for seed in range(6):
+        g = new_random_game(ruleset, 12, seed)
+        rng = random.Random(seed)
+        while not g.state.over and g.state.idx < 14:
+            for p in g.state.order:
+                for ab in g.rules.by_phase[p.role].get(g.state.phase, ()):
+                    if g.why_not_actor(p, ab) is not None or ab.targets > 2:
+                        continue
+                    assert sorted(g.legal_targets(p, ab)) == sorted(brute_force(g, p, ab)), \
+                        (ruleset, seed, g.state.idx, p.name, ab.key)
+                    checked += 1
+            play_phase(g, rng)
+            g.resolve()
+    assert checked > 20
+
+
+@pytest.mark.parametrize("ruleset", ["gemini", "singapore", "mafia-yakuza", "antem"])
+def test_every_generated_move_is_taken_by_submit(ruleset):
+    for seed in range(3):
+        g = new_random_game(ruleset, 12, seed)
+        rng = random.Random(seed)
+        for _ in range(4):
+            if g.state.over:
+                break
+            for p in g.state.order:
+                for ability, ts in g.legal_moves(p.name):
+                    copy = Game.replay(g.rules, list(g.events))
+                    copy.submit(p.name, ability, ts)      # raises Refused if not legal
+            play_phase(g, rng)
+            g.resolve()
+
+
+def test_a_refused_move_is_not_generated():
+    g = new_random_game("gemini", 12, 1)
+    moves = set()
+    for p in g.state.order:
+        moves |= {(p.name, a, ts) for a, ts in g.legal_moves(p.name)}
+    refused = 0
+    for p in g.state.order:
+        for ab in g.rules.by_phase[p.role].get(g.state.phase, ()):
+            for ts in product([q.name for q in g.state.order], repeat=ab.targets):
+                copy = Game.replay(g.rules, list(g.events))
+                try:
+                    copy.submit(p.name, ab.id, ts)
+                except Refused:
+                    refused += 1
+                    assert (p.name, ab.id, ts) not in moves
+                else:
+                    assert (p.name, ab.id, ts) in moves
+    assert refused > 0

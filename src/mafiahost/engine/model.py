@@ -251,6 +251,7 @@ class RulesetSpec:
         "hooks",
         "id",
         "options",
+        "removed_earlier",
         "reveal_roles",
         "roles",
         "setup",
@@ -283,6 +284,9 @@ class RulesetSpec:
         # kind -> [(fn, params)]: the ruleset's hooks (see engine.mechanics.HOOK_KINDS)
         self.hooks: dict[str, list] = kw.get("hooks", {})
         self.reveal_roles: bool = kw.get("reveal_roles", True)   # roles shown on elimination
+        # a player killed by an attack made at an earlier night step: his attacks at later
+        # steps still happen ("acts", most seeds) or are not made ("no_move", gemini)
+        self.removed_earlier: str = kw.get("removed_earlier", "acts")
         # forum conventions: vote_markup (spoiler | red | ...), for the hosting layer
         self.forum: dict = kw.get("forum", {})
         self.ability_ids = sorted({a.id for a in self.abilities.values()})

@@ -140,13 +140,25 @@ class Night:
             t = a.target
             if not t.alive or t.name in dead:
                 continue
-            if a.step is not None and a.step.first_wins and a.attacker is not None:
-                first = dead.get(a.attacker.name)
-                if first is not None and first.step is a.step:
-                    continue
+            if a.attacker is not None and self._removed_before(a, dead.get(a.attacker.name)):
+                continue
             if self._lethal(a, commit=False):
                 dead[t.name] = a
         return set(dead)
+
+    def _removed_before(self, a: Attack, first: Attack | None) -> str | None:
+        """Why attack ``a`` is not made, its attacker being killed by ``first``: inside a
+        ``first_wins`` step by an attack made earlier in it ("killed_first"); with the rule
+        set's ``removed_earlier: no_move``, by one made at an earlier step ("removed_earlier")."""
+        if first is None or a.step is None or first.step is None:
+            return None
+        if first.step is a.step:
+            return "killed_first" if a.step.first_wins else None
+        if self.g.rules.removed_earlier == "no_move":
+            index = self.g.rules.step_index
+            if index[first.step.id] < index[a.step.id]:
+                return "removed_earlier"
+        return None
 
     def _lethal(self, a: Attack, commit: bool) -> bool:
         t = a.target
@@ -199,11 +211,12 @@ class Night:
             t = a.target
             if not t.alive or t.name in self.dying:
                 continue
-            if a.step is not None and a.step.first_wins and a.attacker is not None:
+            if a.attacker is not None:
                 first = self.killed_by.get(a.attacker.name)
-                if first is not None and first.step is a.step:
-                    g.emit("no_effect", HOST, player=a.attacker.name, why="killed_first",
-                           target=t.name)
+                why = self._removed_before(a, first)
+                if why:
+                    g.emit("no_effect", HOST, player=a.attacker.name, why=why,
+                           target=t.name, ability=a.cause)
                     continue
             if self._lethal(a, commit=True):
                 self.dying.add(t.name)

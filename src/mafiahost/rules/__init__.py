@@ -33,7 +33,7 @@ _CACHE: dict[str, RulesetSpec] = {}
 
 _TOP = {"id", "version", "title_ru", "title_en", "source", "first_phase", "options", "steps",
         "factions", "abilities", "roles", "day", "successions", "setup", "choices", "hooks",
-        "reveal_roles", "forum"}
+        "reveal_roles", "forum", "removed_earlier"}
 _ABILITY = {"ru", "en", "phase", "step", "effects", "targets", "self_target", "not_same_twice",
             "self_not_twice", "target_faction", "shared", "owner", "slot", "constraints",
             "requires_status", "uses_per_game", "while_dead", "blockable", "text_ru",
@@ -242,6 +242,9 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
     first = raw.get("first_phase", "night")
     if first not in ("night", "day"):
         c.fail("ruleset", "first_phase", "use night or day")
+    removed_earlier = raw.get("removed_earlier", "acts")
+    if removed_earlier not in ("acts", "no_move"):
+        c.fail("ruleset", "removed_earlier", "use acts or no_move")
     return RulesetSpec(id=raw["id"], version=raw.get("version", 1),
                        title_ru=raw.get("title_ru", raw["id"]),
                        title_en=raw.get("title_en", raw["id"]), source=raw.get("source", ""),
@@ -250,7 +253,7 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
                        successions=successions, setup=raw.get("setup", {}) or {},
                        first_phase=first, choices=raw.get("choices", []) or [], hooks=hooks,
                        reveal_roles=raw.get("reveal_roles", True),
-                       forum=raw.get("forum") or {})
+                       forum=raw.get("forum") or {}, removed_earlier=removed_earlier)
 
 
 def _ability(c, entry, aid, rid, a, step_ids, known_roles=()) -> AbilitySpec:

@@ -101,12 +101,15 @@ def normalize(e: Event) -> Event:
 
 
 class Store:
-    def __init__(self, db: str | None = None, wal: bool = False, pool: int | None = None):
-        """``wal``: on SQLite, use the write-ahead log with ``synchronous=NORMAL`` (readers
-        never wait for the writer and a commit does not wait for the disk; a committed
-        command survives a crash of the process, as before). The web app opens its store
-        so; the command line keeps SQLite's default rollback journal. ``pool``: how many
-        connections to keep (a web process serves many requests at once)."""
+    def __init__(self, db: str | None = None, wal: bool = True, pool: int | None = None):
+        """``wal``: on SQLite, use the write-ahead log (readers never wait for the writer,
+        a commit appends to the log instead of rewriting pages through a rollback
+        journal) with ``synchronous=FULL``: a commit returns only after the log is on the
+        disk, so an acknowledged move survives a power cut, not only a crash of the
+        process (``NORMAL`` in WAL mode may lose the last commits on a power cut). Every
+        command and the web app open SQLite so; ``wal=False`` keeps SQLite's rollback
+        journal (tests of the old files). ``pool``: how many connections to keep (a web
+        process serves many requests at once)."""
         self.url = database_url(db)
         kw = {}
         if self.url.startswith("sqlite"):
@@ -125,6 +128,9 @@ class Store:
             raise StoreError(f"Cannot use the database '{db}': {e}") from None
         if self.engine.dialect.name == "sqlite":
             _sqlite_transactions(self.engine, wal)
+        # PostgreSQL: every command tells the other processes which game changed
+        # (``NOTIFY mafiahost_games, '<id>'``; the web app's live updates LISTEN)
+        self._notify = self.engine.dialect.name == "postgresql"
         self.Session = sessionmaker(self.engine, expire_on_commit=False)
         self.migrate()
 
@@ -186,6 +192,9 @@ class Store:
             n = s.execute(_BUMP, {"gid": game_id, "now": now_iso()}).rowcount
             if not n:
                 raise LookupError(game_id)
+            if self._notify:
+                # delivered to every LISTENing process at the commit, never on a rollback
+                s.execute(_NOTIFY, {"gid": str(game_id)})
             yield s, s.get(GameRow, game_id)
 
     # ---- reading -----------------------------------------------------------------------
@@ -256,6 +265,8 @@ class Store:
 _G, _C = GameRow.__table__, CommandRow.__table__
 _BUMP = (update(_G).where(_G.c.id == bindparam("gid"))
          .values(rev=_G.c.rev + 1, updated_at=bindparam("now")))
+NOTIFY_CHANNEL = "mafiahost_games"
+_NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :gid)")
 _MAX_SEQ = select(func.max(_C.c.seq)).where(_C.c.game_id == bindparam("gid"))
 _ADD_CMD = _C.insert().returning(_C.c.id)
 _ADD_EVENT = EventRow.__table__.insert()
@@ -269,7 +280,7 @@ def _dumps(x) -> str:
 _IMMEDIATE = threading.local()     # set while ``Store.locked`` begins its transaction
 
 
-def _sqlite_transactions(engine: Engine, wal: bool = False) -> None:
+def _sqlite_transactions(engine: Engine, wal: bool = True) -> None:
     """Let SQLAlchemy, not the sqlite3 module, begin transactions (the documented recipe),
     so every statement of a command is inside its one transaction. A write transaction
     (``Store.locked``) begins IMMEDIATE: it waits for the write lock up front."""
@@ -280,7 +291,7 @@ def _sqlite_transactions(engine: Engine, wal: bool = False) -> None:
         cur.execute("PRAGMA foreign_keys=ON")
         if wal:
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA synchronous=FULL")      # durable at each commit
         cur.close()
 
     @event.listens_for(engine, "begin")
@@ -292,7 +303,7 @@ def _sqlite_transactions(engine: Engine, wal: bool = False) -> None:
 _STORES: dict[str, Store] = {}
 
 
-def open_store(db: str | None = None, wal: bool = False, pool: int | None = None) -> Store:
+def open_store(db: str | None = None, wal: bool = True, pool: int | None = None) -> Store:
     """The store for ``db`` (one per URL in a process); ``wal``, ``pool`` as in ``Store``."""
     url = database_url(db)
     st = _STORES.get(url)

@@ -1,9 +1,15 @@
 """Live updates: server-sent events when a game changes.
 
-One poller per process watches the games somebody has a page open on: every
-``interval`` seconds it reads their revisions (``games.rev``, one query) and wakes the
-streams of the games that changed; a command made in this process wakes it at once.
-So several processes on one database see each other's changes within ``interval``.
+On PostgreSQL every command sends ``NOTIFY mafiahost_games, '<game id>'`` inside its
+transaction (``store.Store.locked``), delivered at the commit; each app process LISTENs on
+one connection of its own (a thread) and wakes the streams of that game at once, whichever
+process or command-line call made the change. Nothing is polled; only while the listening
+connection is down (the server restarting) the process falls back to reading revisions.
+
+On SQLite (one machine) one poller per process watches the games somebody has a page
+open on: every ``interval`` seconds it reads their revisions (``games.rev``, one query) and
+wakes the streams of the games that changed; a command made in this process wakes it at
+once. So command-line calls and other processes are seen within ``interval``.
 
 A stream sends ``update`` only when what its reader may see has changed: for the host, any
 change; for a player, their own view (the events the rules show them), so a player cannot
@@ -15,6 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
+import time
 
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
@@ -23,6 +31,42 @@ from ..host import AccessDenied
 from ..store import GameRow
 
 KEEPALIVE = 15.0
+SAFETY_POLL = 30.0      # PostgreSQL: revisions are read only this rarely while listening
+
+
+class Listener(threading.Thread):
+    """``LISTEN mafiahost_games`` on a connection of its own; ``on_change(game_id)`` is
+    called (in this thread) for every notification. Reconnects after a lost connection;
+    ``up`` says whether it is listening now."""
+
+    def __init__(self, url: str, on_change):
+        super().__init__(daemon=True, name="mafiahost-listen")
+        self.url = url
+        self.on_change = on_change
+        self.up = threading.Event()
+        self.stopping = False
+
+    def run(self) -> None:
+        import psycopg
+
+        from ..store import NOTIFY_CHANNEL
+        while not self.stopping:
+            try:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self.up.set()
+                    while not self.stopping:
+                        for n in conn.notifies(timeout=1.0):
+                            with contextlib.suppress(ValueError):
+                                self.on_change(int(n.payload))
+            except Exception:  # noqa: BLE001 - the server went away: retry shortly
+                pass
+            self.up.clear()
+            time.sleep(0.5)
+
+
+def _libpq_url(store) -> str:
+    return store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 class Live:
@@ -34,6 +78,31 @@ class Live:
         self.watchers: dict[int, int] = {}
         self.task: asyncio.Task | None = None
         self.wake: asyncio.Event | None = None
+        self.listener: Listener | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def _changed(self, game_id: int) -> None:
+        """In the event loop: a notification said ``game_id`` changed."""
+        ev = self.events.pop(game_id, None)
+        if ev is not None:
+            ev.set()
+
+    def _notified(self, game_id: int) -> None:
+        """In the listener's thread."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._changed, game_id)
+
+    def _event(self, game_id: int) -> asyncio.Event:
+        ev = self.events.get(game_id)
+        if ev is None:
+            ev = self.events[game_id] = asyncio.Event()
+        return ev
+
+    def _wait(self) -> float:
+        if self.listener is not None and self.listener.up.is_set():
+            return SAFETY_POLL
+        return self.interval
 
     def _read_revs(self, ids: list[int]) -> dict[int, int]:
         with self.host.store.session() as s:
@@ -43,7 +112,7 @@ class Live:
     async def _poll(self) -> None:
         while True:
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), self.interval)
+                await asyncio.wait_for(self.wake.wait(), self._wait())
             self.wake.clear()
             ids = [g for g, n in self.watchers.items() if n > 0]
             if not ids:
@@ -67,8 +136,13 @@ class Live:
 
     def _ensure(self) -> None:
         if self.task is None or self.task.done():
+            self.loop = asyncio.get_running_loop()
             self.wake = asyncio.Event()
-            self.task = asyncio.get_running_loop().create_task(self._poll())
+            self.task = self.loop.create_task(self._poll())
+            store = self.host.store
+            if store.dialect == "postgresql" and self.listener is None:
+                self.listener = Listener(_libpq_url(store), self._notified)
+                self.listener.start()
 
     async def stream(self, game_id: int, fingerprint):
         """The event stream for one page; ``fingerprint()`` (run in a thread) gives what
@@ -76,6 +150,9 @@ class Live:
         self._ensure()
         self.watchers[game_id] = self.watchers.get(game_id, 0) + 1
         try:
+            # the change event is taken before each read of the view, so a change made
+            # while the view is being read still wakes the stream
+            ev = self._event(game_id)
             try:
                 fp = await run_in_threadpool(fingerprint)
             except AccessDenied:
@@ -83,14 +160,12 @@ class Live:
                 return
             yield "retry: 3000\n\n"
             while True:
-                ev = self.events.get(game_id)
-                if ev is None:
-                    ev = self.events[game_id] = asyncio.Event()
                 try:
                     await asyncio.wait_for(ev.wait(), KEEPALIVE)
                 except TimeoutError:
                     yield ": keepalive\n\n"
                     continue
+                ev = self._event(game_id)
                 try:
                     new = await run_in_threadpool(fingerprint)
                 except AccessDenied:

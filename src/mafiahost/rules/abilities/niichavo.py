@@ -1038,14 +1038,24 @@ def day_count(dc, params):
                 dc.weights[p.name] = 2
 
 
+ENDGAME_PLAYERS = 3     # "в конце игры" for a one-vote tie: three or fewer players left
+
+
 @tie_policy("niichavo_tie")
 def tie(g, dc, leaders):
     """Once a game the tied all stay; later the one whose majority formed first leaves.
-    In the endgame (only non-removing players left, or one vote at most) the dice pick."""
+    «Это правило не касается случаев в конце игры, когда остались только невыносящие
+    персонажи или когда максимальное количество голосов равно 1»: in those endgame cases the
+    dice pick. Option ``one_vote_tie``: ``endgame`` (default) reads "one vote at most" as an
+    end-of-game case only (at most ``ENDGAME_PLAYERS`` players left), so a quiet mid-game
+    day (each silent player one vote against himself) is an ordinary tie; ``anytime``
+    applies it whenever the top is one vote."""
     s = g.state
     alive = [p for p in s.order if p.alive]
     best = max(dc.counts[x] for x in leaders)
-    if best <= 1 or not any("remover" in _tags(g, p) for p in alive):
+    one_vote = best <= 1 and (g.rules.options.get("one_vote_tie", "endgame") == "anytime"
+                              or len(alive) <= ENDGAME_PLAYERS)
+    if one_vote or not any("remover" in _tags(g, p) for p in alive):
         g.emit("tie_rule", PUBLIC, rule="endgame_dice", players=list(leaders))
         return g.roll("tie", leaders)
     if not s.counters.get("tie_spared"):

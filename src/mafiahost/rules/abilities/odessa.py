@@ -162,7 +162,10 @@ def _gossip_vouches(n, gossip: str, ward: str) -> bool:
 
 
 def _innocent(g, p) -> bool:
-    """A relative (town side): what the gossip's "whole truth" can clear."""
+    """A relative (town side): what the gossip's "whole truth" can clear. Option
+    ``gossip_guards: anyone`` (the guard sentence alone sets no condition): every ward."""
+    if g.rules.options.get("gossip_guards", "innocent") == "anyone":
+        return True
     return g.rules.factions[p.faction].side == "town"
 
 

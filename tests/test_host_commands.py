@@ -43,7 +43,7 @@ def test_host_assignment_and_its_errors(sqlite_db):
            "Анна=boss,Борис=black_doctor,Вера=commissar,Глеб=doctor,Дина=civilian,"
            "Егор=civilian", "--db", db)
     assert {p["seat"]: p["role"] for p in show(1, db)["players"]}["Вера"] == "commissar"
-    rep = verify(Host(db).export(1))
+    rep = verify(Host(db).export(1), "en")
     assert rep.ok and any("assigned by the host" in n for n in rep.notes)
 
 
@@ -116,19 +116,25 @@ def test_commitment_and_verify_catch_tampering(sqlite_db, tmp_path):
     cli_ok("act", gid, r["recruiter"], "recruit", r["alcoholic"], "--db", db)
     cli_ok("resolve", gid, "--db", db)
     data = Host(db).export(gid)
+    # the commitment binds the deal (seed, seating, roles, options, dealt), salted
+    from mafiahost.host.core import deal_payload
+    seating = data["commands"][0]["ops"][0][1]
+    assert data["commitment_scheme"] == "deal-v2"
     assert data["commitment"] == hashlib.sha256(
-        f"mafiahost-seed:12345:{data['salt']}".encode()).hexdigest()
+        (f"mafiahost-deal-v2:{data['salt']}:"
+         + deal_payload(12345, "gemini", data["ruleset_version"], {}, True, None, seating))
+        .encode()).hexdigest()
     assert verify(data).ok
     rolls = [(c, e) for c in data["commands"] for e in c["events"] if e["type"] == "roll"]
     assert rolls                                              # the recruitment roll
     _, roll = rolls[0]
     roll["data"]["result"] = not roll["data"]["result"]
-    rep = verify(data)
+    rep = verify(data, "en")
     assert not rep.ok and any("differs" in p for p in rep.problems)
     assert any("the seed gives" in p for p in rep.problems)
     data = Host(db).export(gid)
     data["commands"][0]["ops"][0][1][0][1] = "maniac"           # a forged deal
-    assert any("not the deal" in p for p in verify(data).problems)
+    assert any("not the deal" in p for p in verify(data, "en").problems)
     path = tmp_path / "forged.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     code, out = cli("import", path, "--db", db)

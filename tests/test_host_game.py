@@ -90,13 +90,13 @@ def test_whole_gemini_game_through_the_cli(any_db, tmp_path):
     path = tmp_path / "game.json"
     cli_ok("export", gid, "-o", path, "--db", db)
     code, out = cli("verify", path)
-    assert code == 0 and "VERIFIED" in out, out
+    assert code == 0 and "ПРОВЕРЕНО" in out and "рассадку и роль каждого игрока" in out, out
     # a tampered file does not verify
     bad = json.loads(path.read_text(encoding="utf-8"))
     bad["seed"] += 1
     (tmp_path / "bad.json").write_text(json.dumps(bad, ensure_ascii=False), encoding="utf-8")
     code, out = cli("verify", tmp_path / "bad.json")
-    assert code == 1 and "commitment" in out
+    assert code == 1 and "Хэш не сходится" in out
     # import makes an identical second game
     out = cli_ok("import", path, "--db", db)
     gid2 = int(re.search(r"№(\d+)", out).group(1))

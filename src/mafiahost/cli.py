@@ -425,13 +425,18 @@ def cmd_import(args) -> int:
 
 def cmd_verify(args) -> int:
     from .host import verify
-    rep = verify(_read_game_file(args.file))
-    for n in rep.notes:
-        _out(f"ok: {n}")
-    for p in rep.problems:
-        _out(f"FAIL: {p}")
-    _out("VERIFIED: the game follows from its seed and the rules." if rep.ok
-         else "NOT VERIFIED.")
+    rep = verify(_read_game_file(args.file), args.lang)
+    ru = rep.lang == "ru"
+    _out("Что проверено:" if ru else "What was checked:")
+    for good, r, e in rep.items:
+        _out(("  ok: " if good else "  НЕ СХОДИТСЯ: " if ru else "  FAIL: ") + (r if ru else e))
+    if rep.ok:
+        _out("ПРОВЕРЕНО: игра честно следует из зерна, раздачи и правил; хэш выше должен "
+             "совпасть с первым постом." if ru else
+             "VERIFIED: the game follows from its seed, its deal and the rules; the hash "
+             "above must match the first post.")
+    else:
+        _out("НЕ ПРОВЕРЕНО." if ru else "NOT VERIFIED.")
     return 0 if rep.ok else 1
 
 
@@ -588,6 +593,7 @@ def _host_parsers(sub) -> None:
     p.add_argument("--name")
     p = sub.add_parser("verify", help="check an exported game: commitment, deal, every roll")
     p.add_argument("file")
+    p.add_argument("--lang", choices=("ru", "en"), help="language (default: the game's)")
     from . import cli_hosts, cli_questions
     cli_hosts.register(sub, db)
     cli_questions.register(sub, db)

@@ -139,8 +139,36 @@ class GameCache:
 
 
 def commitment(seed: int, salt: str) -> str:
-    """The public commitment to the seed: sha256 of ``"mafiahost-seed:<seed>:<salt>"``."""
+    """The old (``seed-v1``) commitment, to the seed only: sha256 of
+    ``"mafiahost-seed:<seed>:<salt>"``. Games made before ``deal-v2`` carry it."""
     return hashlib.sha256(f"mafiahost-seed:{seed}:{salt}".encode()).hexdigest()
+
+
+DEAL_SCHEME = "deal-v2"
+
+
+def deal_payload(seed, ruleset, ruleset_version, options, dealt, mafia, seating) -> str:
+    """The canonical text the ``deal-v2`` commitment binds: everything that decides who
+    sits where with which role — the seed, the rule set and its version, the options, the
+    number of mafia asked for, whether the roles were dealt from the seed or given by the
+    host, and the seating with every role."""
+    return json.dumps({"seed": seed, "ruleset": ruleset, "ruleset_version": ruleset_version,
+                       "options": options or {}, "dealt": bool(dealt), "mafia": mafia,
+                       "seating": [[n, r] for n, r in seating]},
+                      ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def deal_commitment(salt: str, *a) -> str:
+    """The first post's commitment (``deal-v2``): sha256 of ``"mafiahost-deal-v2:<salt>:"``
+    + ``deal_payload(...)``. The salt (16 random bytes) keeps the roles from being guessed
+    by trying seatings against the hash before the end."""
+    return hashlib.sha256(f"mafiahost-{DEAL_SCHEME}:{salt}:{deal_payload(*a)}"
+                          .encode()).hexdigest()
+
+
+def scheme_of(row) -> str:
+    """Which commitment a stored game carries."""
+    return "seed-v1" if row.commitment == commitment(row.seed, row.salt) else DEAL_SCHEME
 
 
 def new_token() -> str:

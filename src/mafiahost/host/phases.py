@@ -61,7 +61,15 @@ class PhaseCommands(HostBase):
 
     @staticmethod
     def _reveal(row: GameRow) -> dict:
-        return {"seed": row.seed, "salt": row.salt, "commitment": row.commitment}
+        """What the final post reveals: the seed, the salt, the commitment, and where the
+        whole game is for anyone to verify: the public page of ``serve`` for a finished game
+        when ``MAFIAHOST_PUBLIC_URL`` is known (``serve --public-url`` sets it), else the
+        file to attach."""
+        import os
+        base = (os.environ.get("MAFIAHOST_PUBLIC_URL") or "").rstrip("/")
+        where = f"{base}/games/{row.id}/export.json" if base else f"#file:{row.id}"
+        return {"seed": row.seed, "salt": row.salt, "commitment": row.commitment,
+                "export": where}
 
     # ---- posts, messages, cards --------------------------------------------------------
     def post(self, game_id: int, kind: str = "latest", phase: str | None = None,

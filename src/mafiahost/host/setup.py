@@ -27,7 +27,7 @@ from .core import (
     _Ctx,
     _say,
     can_use,
-    commitment,
+    deal_commitment,
     new_seed,
     not_acted,
     not_voted,
@@ -75,7 +75,8 @@ class SetupCommands(HostBase):
         else:
             seating = deal(rules, players, seed, mafia)
         g = Game(rules, seating, seed, accept_warnings=accept_warnings)
-        c = commitment(seed, salt)
+        c = deal_commitment(salt, seed, rules.id, rules.version, options, not roles, mafia,
+                            seating)
         with self.store.session() as s:
             now = now_iso()
             row = GameRow(name=name, ruleset=rules.id, ruleset_version=rules.version,
@@ -201,6 +202,11 @@ class SetupCommands(HostBase):
         def fn(c):
             p = self.seat(c.g, seat)
             was = c.g.display(p)
+            try:                 # the newcomer's nick: as checked as the names at creation
+                validate_names([c.g.display(q.name) for q in c.g.state.order
+                                if q.name != p] + [by.strip()])
+            except NameRefused as e:
+                raise HostError(e.ru, e.en) from None
             c.op("replace_player", p, by.strip())
             return Done(game_id, _say(c.row.lang, f"Замена: {was} → {by}.",
                                       f"Replacement: {was} → {by}."))

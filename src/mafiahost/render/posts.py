@@ -41,6 +41,28 @@ NAMES_FIELDS = frozenset({"players", "members", "targets", "not_voted", "visitor
 TIE_SETTLED = frozenset({"no_lynch", "tie_broken", "tie_rule"})
 
 
+# ---- names in posts -------------------------------------------------------------------------
+
+# A name is text a player chose: it must not change the structure of a post. Square
+# brackets would open or close a forum tag ([url=…], [spoiler=…], [/b]) in BBCode, and in
+# a "plain" post too once it is pasted into a forum, so they become the full-width
+# brackets ［ ］ (they look alike and are never markup); control, format and separator
+# characters (line breaks, direction overrides, zero-width marks) become U+FFFD, so a
+# name stays on its line and reads as it is stored. HTML pages escape on top of this
+# (Jinja autoescape).
+_NEUTRAL = {ord("["): "［", ord("]"): "］"}
+
+
+def neutral(text: str) -> str:
+    """``text`` (a player's name or nick, or another typed string) made inert in a post."""
+    text = str(text).translate(_NEUTRAL)
+    if text.isprintable():
+        return text
+    import unicodedata
+    return "".join("\ufffd" if unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs", "Zl", "Zp")
+                   else c for c in text)
+
+
 # ---- the text files ------------------------------------------------------------------------
 
 def _merge(base: dict, over: dict) -> dict:
@@ -138,7 +160,8 @@ class Writer:
     def term(self, x) -> str:
         if isinstance(x, bool):
             return self.m["terms"]["yes" if x else "no"]
-        return str(self.m["terms"].get(str(x), x))
+        t = self.m["terms"].get(str(x))
+        return str(t) if t is not None else neutral(str(x))   # a raw value: maybe a name
 
     def phase_label(self, label: str) -> str:
         kind, _, num = (label or "").partition(" ")
@@ -160,12 +183,14 @@ class Writer:
     # names
     def who(self, x) -> str:
         if isinstance(x, str) and x in self.g.state.players:
-            return self.g.display(x)
+            return neutral(self.g.display(x))
         if x == "?":
             return self.term("someone")
         if isinstance(x, str) and x not in self.m["terms"] and x in self.g.rules.roles:
             return self.role_name(x)        # a role among a roll's options
-        return self.term(x)
+        if isinstance(x, bool) or str(x) in self.m["terms"]:
+            return self.term(x)
+        return neutral(str(x))              # any other text: a nick, a reason
 
     def role_name(self, rid) -> str:
         r = self.g.rules.roles.get(rid)
@@ -375,7 +400,7 @@ def start_post(g, commitment: str, lang: str = "ru", fmt: str = "plain") -> str:
                          options=", ".join(f"{k}={w.value(v)}" for k, v in opts.items())))
     lines.append("")
     lines.append(w.mark("heading", w.t("start", "players", count=len(g.state.order))))
-    lines += w.items([w.t("start", "player_line", n=i + 1, player=g.display(p.name))
+    lines += w.items([w.t("start", "player_line", n=i + 1, player=w.who(p.name))
                       for i, p in enumerate(g.state.order)])
     lines.append("")
     first = next((e.phase for e in g.events if e.type == "phase_started"), "")
@@ -593,7 +618,7 @@ def final_post(g, seed_reveal: dict | None = None, lang: str = "ru",
         return (p.faction in winners and p.faction not in solo) or p.role in winners
 
     if winners:
-        names = [g.display(p.name) for p in s.order if won(p)]
+        names = [w.who(p.name) for p in s.order if won(p)]
         if names:
             lines.append(w.t("final", "winners", players=", ".join(names)))
     started = next((e for e in g.events if e.type == "game_started"), None)
@@ -609,7 +634,7 @@ def final_post(g, seed_reveal: dict | None = None, lang: str = "ru",
                                       phase=w.phase_label(out_phase.get(p.name, "")))
         if won(p):
             mark += w.t("final", "winner_mark")
-        rows.append(w.t("final", "role_line", player=g.display(p.name),
+        rows.append(w.t("final", "role_line", player=w.who(p.name),
                         role=w.role_name(p.role), faction=w.faction_name(p.faction),
                         changes=changes, mark=mark))
     lines += w.items(rows)
@@ -621,8 +646,15 @@ def final_post(g, seed_reveal: dict | None = None, lang: str = "ru",
         for k, v in seed_reveal.items():
             if str(k).startswith("_"):
                 continue
+            if k == "export":
+                continue
             key = k if k in ("seed", "salt", "commitment") else "seed_other"
             lines.append(w.t("final", key, key=k, value=v))
+        where = str(seed_reveal.get("export") or "")
+        if where.startswith("#file:"):
+            lines.append(w.t("final", "export_file", id=where[6:]))
+        elif where:
+            lines.append(w.t("final", "export_url", url=where))
         lines.append(w.t("final", "verify"))
     return "\n".join(lines)
 

@@ -170,7 +170,9 @@ def player_page(row, g, seat: str, lang: str) -> dict:
         "posts": phase_posts(g, lang),
         "start": posts.start_post(g, row.commitment, lang, "plain"),
         "final": posts.final_post(g, {"seed": row.seed, "salt": row.salt,
-                                      "commitment": row.commitment}, lang, "plain")
+                                      "commitment": row.commitment,
+                                      "export": f"/games/{row.id}/export.json"},
+                                  lang, "plain")
         if st.over else "",
     }
     return data

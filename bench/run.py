@@ -247,7 +247,8 @@ def main(argv=None) -> int:
         "random targets and votes until the game ends; werewolf-engine: 3 werewolves and",
         "9 villagers, random targets and votes.",
         "",
-        "| ours | games/s | peer | games/s | ratio by time | target | instructions/game, ours | instructions/game, peer | ratio by instructions |",
+        "| ours | games/s | peer | games/s | ratio by time | target "
+        "| instructions/game, ours | instructions/game, peer | ratio by instructions |",
         "|---|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in prow:

@@ -32,8 +32,8 @@ GENERIC = re.compile(r"^\s*(?:•\s*|\[\*\])?[a-z_]+: \w+=", re.M)   # "type: fi
 DEATH = {"ru": re.compile(r"мёртв|мертв|погиб|убит|убил|смерт|труп", re.I),
          "en": re.compile(r"\bdead\b|\bdie[sd]\b|\bkill(?:ed|s)\b|\bdeath\b|\bcorpse", re.I)}
 # the public post's own handling (posts.phase_post), not a sentence by type
-POST_HANDLED = {"phase_started", "vote", "tie", "eliminated", "vote_count", "no_lynch",
-                "game_over"}
+POST_HANDLED = {"phase_started", "vote", "vote_withdrawn", "tie", "eliminated", "vote_count",
+                "no_lynch", "game_over"}
 
 
 # ---- the games ---------------------------------------------------------------------------

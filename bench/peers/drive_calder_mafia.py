@@ -36,7 +36,7 @@ def new_game(seed: int):
     rng = random.Random(seed)
     roles = SETUP[:]
     rng.shuffle(roles)
-    for name, role in zip(NAMES, roles):
+    for name, role in zip(NAMES, roles, strict=True):
         cls = getattr(mafia, role)
         faction = maf if role in ("Godfather", "Goon") else town
         game.add_player(name, cls(faction))

@@ -329,31 +329,8 @@ def cmd_vote(args) -> int:
 
 
 def cmd_votes(args) -> int:
-    h = _host(args)
-    if args.votes_cmd == "import":
-        from pathlib import Path
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(
-            encoding="utf-8")
-        aliases = dict(a.split("=", 1) for a in args.alias or [] if "=" in a)
-        d = h.import_votes(args.id, text, since=args.since, aliases=aliases,
-                           lang=_lang(args), fmt=_fmt(args))
-        _out(d.message)
-        for p in d.data.get("problems", ()):
-            _out(f"  ! {p}")
-        for p in d.data.get("notes", ()):
-            _out(f"  ~ {p}")
-        _out("")
-        _out(d.post)
-        return 0
-    if args.votes_cmd == "count":
-        _out(h.vote_count(args.id, _lang(args), _fmt(args)))
-        return 0
-    if args.votes_cmd == "list":
-        for r in h.vote_records(args.id):
-            _out(f"[{r['phase']}] {r['voter']} → {r['target']}  {r['status']}  {r['source']}"
-                 f"  {r['at'] or ''}  {r['note']}".rstrip())
-        return 0
-    raise AssertionError(args.votes_cmd)
+    from .cli_votes import run
+    return run(args, _host(args), _lang(args), _fmt(args))
 
 
 def cmd_resolve(args) -> int:
@@ -563,12 +540,8 @@ def _host_parsers(sub) -> None:
     p.add_argument("--late", action="store_true", help="count it although late")
     p = sub.add_parser("votes", help="forum votes: import a dump, the live count, the records")
     vs = p.add_subparsers(dest="votes_cmd", required=True)
-    q = vs.add_parser("import", parents=[db, gid], help="count votes from a thread dump")
-    q.add_argument("file", help="the dump (- for standard input); format in docs/hosting.md")
-    q.add_argument("--since", help="ignore posts before this time")
-    q.add_argument("--alias", action="append", help="a nickname: NICK=PLAYER (repeatable)")
-    vs.add_parser("count", parents=[db, gid], help="the vote count post")
-    vs.add_parser("list", parents=[db, gid], help="every vote as it came in (late ones too)")
+    from .cli_votes import register
+    register(vs, db, gid)
     p = sub.add_parser("resolve", parents=[db, gid], help="settle the phase")
     p.add_argument("--preview", action="store_true", help="show the outcome, commit nothing")
     p = sub.add_parser("post", parents=[db, gid], help="a public post ready to paste")

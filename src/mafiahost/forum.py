@@ -1,20 +1,23 @@
-"""Votes from a forum thread: read a dump of posts, find the votes in them.
+"""Votes from a forum thread: read a dump of posts, find the votes in them as a careful
+host reads them.
 
 ``parse_dump(text)`` reads a dump (a JSON or YAML list of posts, or thread pages pasted as
 BBCode with a header line per post; the formats are in ``docs/posts.md``) into ``Post``s.
-``find_votes(posts, g, deadline)`` finds each post's vote by the ruleset's forum convention
-(``g.rules.forum["vote_markup"]``: ``spoiler`` — ``[spoiler=Голос против]Имя[/spoiler]``,
-seed 003; ``red`` — ``[color=red]Имя[/color]``, seeds 000 and 001), matches names without
-guessing, and tries every vote on a copy of the game so the engine's own rules (who may
-vote, against all, vote-change limits) decide; whatever is not counted is reported with the
-reason. Nothing here changes the game: the caller applies ``report.votes`` in order.
+``find_votes(posts, g, deadline)`` reads each post by the rule set's forum convention
+(``forum_rules``: the forms that count — ``spoiler``, ``red``, ``bold``, ``phrase`` — and
+the spoiler title the rules give), with names matched by ``mafiahost.names`` (targets
+leniently, never guessed; authors exactly), edits recognised from the forums' edit lines
+and from posts pasted twice, withdrawals («снимаю голос», «передумал», unvote), and tries
+every vote on a copy of the game so the engine's own rules (who may vote, against all,
+vote-change limits) decide. Every vote-looking post not counted is reported with its
+number and a reason code (``REASONS``), and every counted vote read other than exactly
+gets a note. Nothing here changes the game: the caller applies ``report.votes`` in order.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -22,6 +25,7 @@ import yaml
 
 from .engine.errors import Refused
 from .engine.game import Game
+from .names import Roster, author_key, fold, special
 
 DEFAULT_MARKUP = ["spoiler", "red"]
 
@@ -32,17 +36,6 @@ class Post:
     author: str
     time: datetime | None
     text: str
-
-
-@dataclass
-class VoteReport:
-    """``votes``: (voter seat, target seat or ``"against_all"``, the post) in the order to
-    apply them; ``problems``: sentences about every vote not counted, and why;
-    ``notes``: sentences about votes counted after a reading the host may want to check
-    (a name matched by a close spelling or an alias)."""
-    votes: list = field(default_factory=list)
-    problems: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
 
 
 class DumpError(Refused):
@@ -313,12 +306,13 @@ def _wrapped(s: str) -> list[Post]:
 
 # ---- BBCode ------------------------------------------------------------------------------
 
-_QUOTE_TAG = re.compile(r"\[\s*(/)?\s*quote\b[^\]]*\]", re.I)
+_QUOTE_TAG = re.compile(r"\[\s*(/)?\s*quote\b([^\]]*)\]", re.I)
 _LITERAL = re.compile(r"\[(code|noparse)\b[^\]]*\].*?\[/\1\]", re.I | re.S)
-_SPOILER = re.compile(r"\[\s*spoiler\s*=\s*[\"']?([^\]\"']*)[\"']?\s*\](.*?)\[\s*/\s*spoiler\s*\]",
-                      re.I | re.S)
+_SPOILER = re.compile(r"\[\s*spoiler\s*(?:=\s*[\"']?([^\]\"']*)[\"']?\s*)?\]"
+                      r"(.*?)\[\s*/\s*spoiler\s*\]", re.I | re.S)
 _COLOR = re.compile(r"\[\s*colou?r\s*=\s*[\"']?([#\w]+)[\"']?\s*\](.*?)\[\s*/\s*colou?r\s*\]",
                     re.I | re.S)
+_BOLD = re.compile(r"\[\s*b\s*\](.*?)\[\s*/\s*b\s*\]", re.I | re.S)
 _TAG = re.compile(r"\[/?\s*[a-z*]+(?:=[^\]]*)?\]", re.I)
 _RED_NAMES = {"red", "darkred", "crimson", "firebrick", "#f00", "#ff0000"}
 
@@ -358,192 +352,278 @@ def _is_red(color: str) -> bool:
     return r >= 0xB0 and g <= 0x50 and b <= 0x50
 
 
-def marks(text: str) -> list[tuple[int, str, str]]:
-    """Every vote-like markup outside quotes: (position, kind, content), in post order.
-    ``spoiler``: a spoiler titled «Голос…»/«Vote…»; ``red``: red text (not inside such a
-    spoiler)."""
-    found = []
-    spans = []
-    for m in _SPOILER.finditer(text):
-        title = _soft(m.group(1))
-        if title.startswith("голос") or title.startswith("vote"):
-            found.append((m.start(), "spoiler", m.group(2)))
-            spans.append((m.start(), m.end()))
-    for m in _COLOR.finditer(text):
-        if _is_red(m.group(1)) and not any(a <= m.start() < b for a, b in spans):
-            found.append((m.start(), "red", m.group(2)))
-    found.sort()
-    return found
-
-
-# ---- names -------------------------------------------------------------------------------
-
-# Latin letters that look like Cyrillic ones, after casefold: a name typed with a mixed
-# keyboard still matches
-_LOOKALIKE = str.maketrans({"a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х",
-                            "y": "у", "k": "к", "ё": "е"})
-_EDGE = " \t.,!?:;\"'«»“”„()[]{}<>@*_~-—–"
-
-
-def _soft(s: str) -> str:
-    """Case-folded, ё=е, zero-width marks dropped, spaces collapsed, edge punctuation cut."""
-    s = unicodedata.normalize("NFC", s)
-    s = "".join(ch for ch in s if unicodedata.category(ch) != "Cf")
-    s = s.casefold().replace("ё", "е")
-    return " ".join(s.split()).strip(_EDGE)
-
-
-def _norm(s: str) -> str:
-    """``_soft`` with Latin look-alikes read as Cyrillic: the form names are compared in."""
-    return _soft(s).translate(_LOOKALIKE).strip(_EDGE)
-
-
-def distance(a: str, b: str) -> int:
-    """Edit distance with transpositions (Damerau–Levenshtein, optimal string alignment)."""
-    if a == b:
-        return 0
-    la, lb = len(a), len(b)
-    prev2 = None
-    prev = list(range(lb + 1))
-    for i in range(1, la + 1):
-        cur = [i] + [0] * lb
-        for j in range(1, lb + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if prev2 is not None and i > 1 and j > 1 and a[i - 1] == b[j - 2] \
-                    and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        prev2, prev = prev, cur
-    return prev[lb]
-
-
-def close_enough(name: str) -> int:
-    """How many edits a spelling may be off and still be read as ``name``."""
-    n = len(name)
-    return 0 if n < 3 else 1 if n <= 5 else 2 if n <= 9 else 3
-
-
-_LEAD = r"^(?:(?:я\s+)?голосую\s+|голос\s+|i\s+vote\s+|vote\s+)?"
-_AGAINST_ALL = re.compile(_LEAD + r"(?:против\s+всех|against\s+(?:all|everyone))(?!\w)")
-_AGAINST = re.compile(_LEAD + r"(?:против|за|against|for)\s+")
-_SEP = re.compile(r"[,;:!?()\n]|\s[-–—]\s|\.\s|\s[-–—]$")
-
-
-class Names:
-    """Who a name in a post means: exact (seat name, current nick, alias), case-insensitive
-    with ё=е, or a unique close spelling; an ambiguous or unknown name is never guessed."""
-
-    def __init__(self, g, aliases: dict | None = None):
-        self.g = g
-        self.keys: dict[str, set[str]] = {}
-        self.kind: dict[str, str] = {}
-        for p in g.state.order:
-            self._add(p.name, p.name, "name")
-            self._add(g.display(p.name), p.name, "name")
-        for alias, who in (aliases or {}).items():
-            seat = self._seat_of(who)
-            if seat is None:
-                raise DumpError(f"Псевдоним «{alias}» указывает на «{who}», а такого игрока "
-                                f"нет.", f"Alias '{alias}' points to '{who}', who is not a "
-                                f"player.")
-            self._add(alias, seat, "alias")
-        self.former = {}                  # old nick -> seat, for replaced players
-        for e in g.events:
-            if e.type == "replaced":
-                self.former[_norm(e.data.get("was", ""))] = e.data["player"]
-
-    def _seat_of(self, who: str):
-        k = _norm(who)
-        seats = self.keys.get(k)
-        return next(iter(seats)) if seats and len(seats) == 1 else None
-
-    def _add(self, name: str, seat: str, kind: str) -> None:
-        k = _norm(name)
-        if k:
-            self.keys.setdefault(k, set()).add(seat)
-            self.kind.setdefault(k, kind)
-
-    def author(self, nick: str):
-        """The seat that posts under ``nick`` (exact, case-insensitive, ё=е), or None. A
-        replaced player's old nick no longer speaks for the seat."""
-        k = _norm(nick)
-        seats = self.keys.get(k)
-        if not seats or len(seats) != 1:
-            return None
-        seat = next(iter(seats))
-        if self.kind.get(k) == "alias" or k == _norm(self.g.display(seat)):
-            return seat
-        return None
-
-    def read(self, raw: str):
-        """(target, how, candidates): target is a seat, ``against_all`` or None; how is
-        ``exact`` | ``alias`` | ``close`` | ``ambiguous`` | ``unknown`` | ``empty``;
-        candidates are the seats a name could mean (for the report)."""
-        text = _TAG.sub("", raw)
-        line = next((x for x in text.splitlines() if x.strip()), "")
-        soft = _soft(line)
-        if not soft:
-            return None, "empty", []
-        if _AGAINST_ALL.match(soft):
-            return "against_all", "exact", []
-        n = _norm(_AGAINST.sub("", soft, count=1))
-        tokens = n.split()
-        for k in range(min(len(tokens), 6), 0, -1):
-            key = " ".join(tokens[:k]).strip(_EDGE)
-            seats = self.keys.get(key)
-            if seats:
-                if len(seats) > 1:
-                    return None, "ambiguous", sorted(seats)
-                return next(iter(seats)), ("alias" if self.kind[key] == "alias"
-                                           else "exact"), []
-        seg = _SEP.split(n, 1)[0].strip(_EDGE)
-        if not seg:
-            return None, "unknown", []
-        # a name that starts two players' names ("Саша" for "Саша К" and "Саша М")
-        pref = {s for key, seats in self.keys.items() if key.startswith(seg + " ")
-                for s in seats}
-        if len(pref) > 1:
-            return None, "ambiguous", sorted(pref)
-        stoks = seg.split()
-        phrases = [seg] + [" ".join(stoks[:k]) for k in range(min(len(stoks) - 1, 3), 0, -1)]
-        for ph in phrases:
-            near = {s for key, seats in self.keys.items()
-                    if distance(ph, key) <= close_enough(key) for s in seats}
-            if len(near) == 1:
-                return next(iter(near)), "close", []
-            if len(near) > 1:
-                return None, "ambiguous", sorted(near)
-        hint = sorted({s for key, seats in self.keys.items()
-                       if key.startswith(seg) or distance(seg, key) <= max(2, len(key) // 2)
-                       for s in seats})
-        return None, "unknown", hint
-
-
-# ---- finding votes ---------------------------------------------------------------------------
-
-def _dedupe(posts: list[Post]) -> list[Post]:
-    """A post id seen twice (an edit pasted again) keeps its first place and the later text."""
-    out: list[Post] = []
-    where: dict[str, int] = {}
-    for p in posts:
-        if p.id is not None and p.id in where:
-            i = where[p.id]
-            old = out[i]
-            out[i] = Post(p.id, p.author or old.author, p.time or old.time, p.text)
+def _quotes(text: str) -> list[tuple[str, str]]:
+    """The outermost quotes of a post: (the quote tag's attributes, the quoted text)."""
+    text = _LITERAL.sub(" ", text)
+    out = []
+    depth = 0
+    start = 0
+    attrs = ""
+    for m in _QUOTE_TAG.finditer(text):
+        if m.group(1):
+            if depth == 1:
+                out.append((attrs, text[start:m.start()]))
+            depth = max(0, depth - 1)
         else:
-            if p.id is not None:
-                where[p.id] = len(out)
-            out.append(p)
-    if out and all(p.time is not None for p in out):
-        try:
-            out.sort(key=lambda p: _sortable(p.time))
-        except TypeError:
-            pass
+            if depth == 0:
+                attrs, start = m.group(2), m.end()
+            depth += 1
     return out
 
 
-def _sortable(t: datetime) -> datetime:
-    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+def _plain(body: str) -> str:
+    s = " ".join(_TAG.sub("", body).split())
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+# ---- edits -----------------------------------------------------------------------------------
+
+# the forums' own edit lines: phpBB, vBulletin, IPB (Russian and English)
+_EDIT_LINE = re.compile(
+    r"^\s*(?:Последний\s+раз\s+редактировалось|Сообщение\s+отредактировал[аи]?|"
+    r"Отредактировано|Last\s+edited\s+by|Edited\s+by)\b(?P<rest>.*)$", re.I | re.M)
+
+
+def edits(text: str) -> tuple[str, list[datetime | None]]:
+    """The text without the forum's edit lines, and the time of each edit line (None when
+    a line's time cannot be read)."""
+    times = []
+    for m in _EDIT_LINE.finditer(text):
+        rest = m.group("rest")
+        rest = re.sub(r",\s*(?:всего\s+редактировалось|edited)\s+\d+.*$", "", rest, flags=re.I)
+        times.append(parse_time(rest))
+    return _EDIT_LINE.sub("", text).rstrip(), times
+
+
+# ---- vote forms -----------------------------------------------------------------------------
+
+FORMS = ("spoiler", "red", "bold", "phrase")
+_WHERE = {"spoiler": "[spoiler=Голос против]Имя[/spoiler]", "red": "[color=red]Имя[/color]",
+          "bold": "[b]Имя[/b]", "phrase": "«голос: Имя»"}
+_WHERE_EN = {"spoiler": "[spoiler=Голос против]Name[/spoiler]",
+             "red": "[color=red]Name[/color]", "bold": "[b]Name[/b]", "phrase": "'голос: Name'"}
+
+
+def forum_rules(rules) -> dict:
+    """A rule set's forum vote convention (``forum:`` in its file) with the defaults:
+    ``vote_markup`` — the forms that count (``spoiler``, ``red``, ``bold``, ``phrase``);
+    ``spoiler_title`` — the title the rules give a vote spoiler («Голос против»), or
+    ``any`` (a spoiler with no title, or one titled like a vote, counts)."""
+    f = dict(getattr(rules, "forum", None) or {})
+    m = f.get("vote_markup", DEFAULT_MARKUP)
+    forms = [m] if isinstance(m, str) else list(m)
+    return {"forms": forms, "spoiler_title": str(f.get("spoiler_title", "any"))}
+
+
+def _vote_title(title: str) -> bool:
+    t = fold(title)
+    return any(w in t for w in ("голос", "vote", "против", "за кого"))
+
+
+_JOIN = re.compile(r"^[\s,.;:!?\-–—]*(?:(?:и|или|либо|and|or)[\s,]*)?$", re.I)
+_PHRASE = re.compile(
+    r"^\s*(?:(?:мой|my)\s+)?(?:голос|vote)\s*[:\-–—=]\s*(?P<a>.+)$"
+    r"|^\s*(?:я\s+)?(?:голосую|голосуем|i\s+vote)\s+(?:против|за|against|for)\s+(?P<b>.+)$",
+    re.I | re.M)
+_WITHDRAW = re.compile(
+    r"(?:сн[ия]ма[юе]|сниму|отзыва[юе]|отзову|забира[юе]|убира[юе]|отменя[юе])\s+"
+    r"(?:свой\s+|мой\s+)?голос"
+    r"|голос\s+(?:сн[ия]ма[юе]|сниму|отзыва[юе])"
+    r"|\bun-?vote\b|\bwithdraw(?:ing)?\s+(?:my\s+)?vote\b", re.I)
+_CHANGED_MIND = re.compile(r"^\W*(?:я\s+)?передумал[аи]?\W*$", re.I)
+
+
+@dataclass
+class Mark:
+    """One piece of vote markup outside quotes: its form, title (spoilers), body."""
+    pos: int
+    form: str
+    body: str
+    title: str | None = None
+
+
+def marks(text: str) -> list[Mark]:
+    """Every vote-like markup of an unquoted text, in post order: spoilers (titled like a
+    vote, or untitled), red text (adjacent red pieces joined: «[color=red]Саша[/color]
+    [color=red]М[/color]»), bold text, and «голос: Имя» / «голосую против Имя» lines."""
+    found: list[Mark] = []
+    spans = []
+    for m in _SPOILER.finditer(text):
+        title = m.group(1)
+        if title is None or not title.strip() or _vote_title(title):
+            found.append(Mark(m.start(), "spoiler", m.group(2), (title or "").strip()))
+        spans.append((m.start(), m.end()))
+    outside = text
+    for a, b in reversed(spans):           # red or bold inside a spoiler is the spoiler's
+        outside = outside[:a] + " " * (b - a) + outside[b:]
+    for rx, form, grp in ((_COLOR, "red", 2), (_BOLD, "bold", 1)):
+        pieces = [(m.start(), m.end(), m.group(grp)) for m in rx.finditer(outside)
+                  if form == "bold" or _is_red(m.group(1))]
+        group: list = []
+        for a, b, body in pieces:
+            if group and _JOIN.match(_TAG.sub("", outside[group[-1][1]:a])):
+                group.append((a, b, outside[group[-1][1]:a] + body))
+                continue
+            if group:
+                found.append(Mark(group[0][0], form, "".join(x[2] for x in group)))
+            group = [(a, b, body)]
+        if group:
+            found.append(Mark(group[0][0], form, "".join(x[2] for x in group)))
+    plain = _TAG.sub("", outside)
+    for m in _PHRASE.finditer(plain):
+        found.append(Mark(m.start(), "phrase", m.group("a") or m.group("b")))
+    found.sort(key=lambda x: x.pos)
+    return found
+
+
+# ---- reading one post ----------------------------------------------------------------------
+
+@dataclass
+class Reading:
+    """What a careful host reads in one post: a vote (``target``: a seat, ``against_all``,
+    ``abstain``), a withdrawal (``target`` None, ``withdraw``), or nothing; ``form`` of the
+    markup, ``how`` the name was read (``names.Match.how``), ``shown`` the name as written,
+    ``reason`` and ``candidates`` when it cannot be counted, ``notes`` on the reading."""
+    kind: str                        # vote | withdraw | none | problem
+    target: str | None = None
+    form: str = ""
+    how: str = ""
+    shown: str = ""
+    reason: str = ""
+    candidates: tuple = ()
+    notes: list = field(default_factory=list)
+
+
+def _body_target(roster: Roster, body: str, title: str | None):
+    """The target a vote body names: (target or None, how, candidates, shown)."""
+    text = _TAG.sub("", body)
+    line = next((x for x in text.splitlines() if x.strip()), "").strip()
+    shown = " ".join(line.split())[:60]
+    if not line:
+        return None, "empty", (), shown
+    sp = special(line)
+    if sp:
+        return sp, "exact", (), shown
+    m = roster.target(line)
+    if m.seat is None and m.how not in ("several",):
+        head = re.split(r"[,;(!?]|\s[-–—]\s|\.\s|:\s", line, maxsplit=1)[0].strip()
+        if head and head != line:
+            sp = special(head)
+            if sp:
+                return sp, "exact", (), " ".join(head.split())
+            m2 = roster.target(head)
+            if m2.seat is not None or m2.how in ("ambiguous", "several"):
+                return m2.seat, m2.how, m2.candidates, " ".join(head.split())
+        if m.how != "ambiguous":
+            m3 = roster.leading(line)
+            if m3.seat is not None and m3.how in ("exact", "alias", "form", "short", "part",
+                                                  "translit"):
+                return m3.seat, m3.how, (), shown
+    return m.seat, m.how, m.candidates, shown
+
+
+def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True) -> Reading:
+    """A careful host's reading of one post's text (edit lines already taken out):
+    quotes and [code] are skipped; the allowed forms are read (the last vote of the post
+    counts when it holds several); a vote in a form this rule set does not use is a
+    ``wrong_form`` problem; a withdrawal is «снимаю голос», «отзываю голос», unvote, or a
+    bare «передумал(а)» from a voter who has a vote (``has_vote``)."""
+    bare, _open = unquoted(text)
+    found = marks(bare)
+    forms = conv["forms"]
+    rule_title = conv["spoiler_title"]
+    allowed, other = [], []
+    notes: list = []
+    for mk in found:
+        if mk.form not in forms:
+            other.append(mk)
+            continue
+        if mk.form == "spoiler" and rule_title != "any":
+            if not mk.title:
+                other.append(mk)
+                continue
+            if fold(mk.title) != fold(rule_title):
+                notes.append(("title", mk.title))
+        allowed.append(mk)
+    reads = []
+    for mk in allowed:
+        target, how, cands, shown = _body_target(roster, mk.body, mk.title)
+        if mk.form in ("red", "bold") and target is None and how in ("unknown", "empty") \
+                and len(allowed) > 1:
+            continue                      # emphasis, not a name («ВНИМАНИЕ»)
+        reads.append((mk, target, how, cands, shown))
+    plain = _TAG.sub("", bare)
+    withdraw = bool(_WITHDRAW.search(plain)) or (has_vote and bool(_CHANGED_MIND.match(
+        plain.strip())))
+    if reads:
+        targets = {r[1] for r in reads if r[1] is not None}
+        mk, target, how, cands, shown = reads[-1]
+        if len(targets) > 1:
+            notes.append(("several", ", ".join(r[4] for r in reads)))
+        if target is None:
+            if len(reads) > 1 and targets:
+                mk, target, how, cands, shown = next(r for r in reversed(reads)
+                                                     if r[1] is not None)
+            else:
+                return Reading("problem", None, mk.form, how, shown,
+                               "ambiguous" if how == "ambiguous" else
+                               "several" if how == "several" else "unknown", cands, notes)
+        return Reading("vote", target, mk.form, how, shown, notes=notes)
+    if withdraw:
+        return Reading("withdraw", None, "withdraw", "exact", "", notes=notes)
+    for mk in other:
+        target, how, cands, shown = _body_target(roster, mk.body, mk.title)
+        if target is not None:
+            return Reading("problem", target, mk.form, how, shown, "wrong_form")
+    return Reading("none")
+
+
+# ---- the report ------------------------------------------------------------------------------
+
+REASONS = {
+    "quoted": ("голос только в цитате — не засчитан", "the vote is only in a quote — not "
+                                                      "counted"),
+    "late": ("голос подан после срока", "the vote came after the deadline"),
+    "dead": ("голосующий выбыл из игры", "the voter is out of the game"),
+    "no_vote": ("голосующий сегодня не голосует", "the voter has no vote today"),
+    "spectator": ("автор не игрок этой игры", "the author is not a player"),
+    "replaced": ("автор заменён другим игроком", "the author was replaced"),
+    "impostor": ("возможный самозванец", "a possible impostor"),
+    "ambiguous": ("имя неоднозначно", "the name is ambiguous"),
+    "several": ("названо несколько игроков", "the post names several players"),
+    "unknown": ("не имя игрока", "not a player's name"),
+    "change_limit": ("сверх лимита смен голоса", "over the vote-change limit"),
+    "not_allowed": ("такой голос сегодня не принимается", "this vote is not allowed today"),
+    "edited_late": ("пост отредактирован после срока", "the post was edited after the "
+                                                        "deadline"),
+    "wrong_form": ("оформлено не по правилам этой игры", "not in this game's vote form"),
+    "no_time": ("у поста нет времени", "the post has no time"),
+    "refused": ("голос не принят правилами", "the rules refuse the vote"),
+}
+
+
+@dataclass
+class VoteReport:
+    """``votes``: (voter seat, target or None for a withdrawal, the post) in the order to
+    apply them (``Game.vote`` / ``Game.unvote``); ``counted``: the same, as records with
+    the post number, author, form and how the name was read; ``skipped``: every post that
+    holds vote markup, a vote phrase or a withdrawal and is not counted, with the reason
+    code (``REASONS``) and a sentence; ``problems``: the skipped posts' sentences (and a
+    day-wide problem such as an unclosed quote); ``notes``: sentences about readings a
+    host may want to check (a non-exact name, an edit, a spoiler title off the rules)."""
+    votes: list = field(default_factory=list)
+    counted: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+
+_HOW_RU = {"form": "падеж", "short": "краткая форма", "part": "часть ника",
+           "prefix": "начало имени", "translit": "ник латиницей, написанный кириллицей",
+           "close": "близкое написание", "alias": "псевдоним"}
+_HOW_EN = {"form": "a declined form", "short": "a short form", "part": "a word of the nick",
+           "prefix": "the start of the name", "translit": "a Latin nick written in Cyrillic",
+           "close": "a close spelling", "alias": "an alias"}
 
 
 def _ref(post: Post, i: int, lang: str) -> str:
@@ -555,164 +635,398 @@ def _ref(post: Post, i: int, lang: str) -> str:
             else f"Post {num} ({post.author}, {when})")
 
 
+def _num(post: Post, i: int) -> str:
+    return str(post.id) if post.id is not None else f"№{i}"
+
+
 def _say(lang: str, ru: str, en: str) -> str:
     return ru if lang == "ru" else en
 
 
 def _markup_of(g) -> list[str]:
-    m = g.rules.forum.get("vote_markup", DEFAULT_MARKUP)
-    return [m] if isinstance(m, str) else list(m)
+    return forum_rules(g.rules)["forms"]
+
+
+@dataclass
+class _Version:
+    post: Post
+    text: str                        # without edit lines
+    edited: list                     # edit-line times
+
+
+def _versions(posts: list[Post]) -> list[list[_Version]]:
+    """Posts by identity, in thread order: each post's versions in dump order (a post
+    pasted twice, or pasted again after an edit, has several); identical re-pastes are
+    one version."""
+    groups: list[list[_Version]] = []
+    where: dict[str, int] = {}
+    for p in posts:
+        text, times = edits(p.text)
+        v = _Version(p, text, times)
+        if p.id is not None and p.id in where:
+            grp = groups[where[p.id]]
+            if all(x.post.text.strip() != p.text.strip() for x in grp):
+                grp.append(v)
+            continue
+        if p.id is not None:
+            where[p.id] = len(groups)
+        groups.append([v])
+    if groups and all(g[0].post.time is not None for g in groups):
+        try:
+            groups.sort(key=lambda g: _sortable(g[0].post.time))
+        except TypeError:
+            pass
+    return groups
+
+
+def _sortable(t: datetime) -> datetime:
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+def _quoted_original(post: Post, groups, deadline) -> str | None:
+    """The post's text as another player quoted it before the deadline (a quote naming the
+    post's id, or its author and made after it), when the quote holds vote markup."""
+    best = None
+    for grp in groups:
+        q = grp[0].post
+        if q is post or q.time is None or post.time is None:
+            continue
+        if deadline is not None and _after(q.time, deadline):
+            continue
+        if _after(post.time, q.time):
+            continue
+        for attrs, body in _quotes(q.text):
+            a = attrs.lstrip("=").strip()
+            ids = re.findall(r"(?:post|p|pid)\s*=\s*[\"']?p?(\d+)|;\s*(\d+)", a)
+            ids = {x or y for x, y in ids}
+            name = re.sub(r"\s(?:post|p|pid|time|user_id)\s*=.*$", "", a)
+            name = name.split(";")[0].strip().strip("\"'")
+            if post.id is not None and str(post.id) in ids:
+                return body
+            if not ids and author_key(name) == author_key(post.author) and marks(body) \
+                    and not _quotes_another(body, post, groups):
+                best = body
+    return best
+
+
+def _squash(s: str) -> str:
+    return " ".join(s.split())
+
+
+def _quotes_another(body: str, post: Post, groups) -> bool:
+    """Is ``body`` (a quote naming only its author) the text of another post of the same
+    author? Then it is not the original of ``post``."""
+    b = _squash(body)
+    for grp in groups:
+        other = grp[-1].post
+        if other is post or author_key(other.author) != author_key(post.author):
+            continue
+        if any(b in _squash(v.post.text) for v in grp):
+            return True
+    return False
 
 
 def find_votes(posts, g, deadline: datetime | None = None, *, aliases: dict | None = None,
-               lang: str = "ru") -> VoteReport:
+               host_nicks=(), lang: str = "ru", now: datetime | None = None,
+               context=None, prior_ids=()) -> VoteReport:
     """The votes in ``posts`` for the game ``g`` (the current day) that are not recorded
-    yet, in the order to apply them, and every vote not counted with the reason.
+    yet, in the order to apply them, and every vote-looking post not counted with the
+    reason (see ``VoteReport``).
 
-    A post's last vote counts (an earlier one in the same post is superseded); text inside
-    [quote] (nested too) and [code] never counts; a repeated post id keeps the later text
-    (an edit). Votes after ``deadline``, by non-players, by players out of the game or
-    without a vote today, against all on a day that does not allow it, and changes beyond
-    the day's limit are reported, not counted: the thread's votes are tried in order on a
-    copy of the game, so the engine's own rules decide. A vote equal to the voter's current
-    one is left out (it changes nothing and must not spend a vote change).
+    How a post is read: ``read_post`` by the rule set's ``forum:`` convention; authors
+    through ``names.Roster.author`` (exact up to case; the host's ``host_nicks`` are
+    skipped silently; look-alikes are impostors); targets through ``Roster.target``.
+    Edits: the forums' edit lines are read; a post edited after ``deadline`` counts in its
+    original form when the dump holds it (an earlier paste, or a player's quote of it made
+    before the deadline), otherwise it is not counted and reported; a post pasted again
+    with another text and no edit line counts in its first form when the edit's time is
+    unknown (``now`` after the deadline, or not given with a deadline). ``context``: posts
+    to look for originals in (default ``posts``); ``prior_ids``: ids of posts an earlier
+    import read (a changed post among them keeps its earlier reading unless its edit line
+    says it was edited before the deadline).
 
-    Importing the same thread again is safe: when the day's recorded votes are exactly the
-    first votes found in ``posts`` (an earlier import of the same thread), only the later
-    ones are returned. Otherwise (only new posts given, or votes typed by hand) the posts'
-    votes are tried after the recorded ones. ``aliases`` maps extra names (nicknames) to
-    players; ``lang`` is the language of the sentences (ru | en)."""
+    The thread's votes are tried in order on a copy of the game, so the engine's rules
+    decide who may vote, against all and vote-change limits. A vote equal to the voter's
+    current one changes nothing and spends no change. Importing the same thread again is
+    safe: when the day's recorded votes are exactly the first ones found in ``posts``,
+    only the later ones are returned."""
     report = VoteReport()
     if g.state.phase != "day":
         report.problems.append(_say(lang, "Сейчас не день: голоса не принимаются.",
                                     "It is not day: votes are not taken."))
         return report
-    cands, problems, notes = _read_votes(posts, g, deadline, aliases, lang)
+    cands, skipped, notes = _read_votes(posts, g, deadline, aliases, host_nicks, lang, now,
+                                        context, prior_ids)
     start = max((i for i, e in enumerate(g.events) if e.type == "phase_started"), default=0)
     day = g.events[start + 1:]
-    recorded = [(e.data["voter"], e.data["target"]) for e in day
-                if e.type == "vote" and not e.data.get("void")]
-    fresh = g.events[:start + 1] + [e for e in day
-                                    if e.type != "vote" or e.data.get("void")]
-    votes, refused = _try_votes(Game.replay(g.rules, fresh), cands, lang)
-    if [(v, t) for v, t, _ in votes[:len(recorded)]] == recorded:
+    recorded = [(e.data["voter"], e.data.get("target")) for e in day
+                if e.type in ("vote", "vote_withdrawn") and not e.data.get("void")]
+    fresh = g.events[:start + 1] + [e for e in day if e.type not in ("vote", "vote_withdrawn")
+                                    or e.data.get("void")]
+    votes, refused = _try_votes(Game.replay(g.rules, fresh), cands, g, lang)
+    if recorded and [(c["seat"], c["target"]) for c in votes[:len(recorded)]] == recorded:
         votes = votes[len(recorded):]
-    else:
-        votes, refused = _try_votes(Game.replay(g.rules, list(g.events)), cands, lang)
-    used = {id(post) for _v, _t, post in votes}
-    for i, post, how, shown, target in ((c[0], c[1], c[4], c[5], c[3]) for c in cands):
-        if id(post) not in used:
-            continue
-        ref = _ref(post, i, lang)
-        if how == "close":
-            notes.append((i, _say(
-                lang, f"{ref}: «{shown}» прочитано как {g.display(target)} (близкое "
-                      f"написание).",
-                f"{ref}: '{shown}' read as {g.display(target)} (a close spelling).")))
-        elif how == "alias":
-            notes.append((i, _say(
-                lang, f"{ref}: «{shown}» — псевдоним игрока {g.display(target)}.",
-                f"{ref}: '{shown}' is an alias of {g.display(target)}.")))
-    report.votes = votes
-    report.problems = [x for _i, x in sorted(problems + refused, key=lambda t: t[0])]
-    report.notes = [x for _i, x in sorted(notes, key=lambda t: t[0])]
+    elif recorded:
+        votes, refused = _try_votes(Game.replay(g.rules, list(g.events)), cands, g, lang)
+    skipped += refused
+    for c in votes:
+        if c["how"] not in ("exact", "", None) and c["target"] not in ("against_all",
+                                                                     "abstain", None):
+            notes.append((c["i"], _say(
+                lang, f"{c['ref']}: «{c['shown']}» прочитано как {g.display(c['target'])} "
+                      f"({_HOW_RU.get(c['how'], c['how'])}).",
+                f"{c['ref']}: '{c['shown']}' read as {g.display(c['target'])} "
+                f"({_HOW_EN.get(c['how'], c['how'])}).")))
+    skipped.sort(key=lambda t: t["i"])
+    notes.sort(key=lambda t: t[0])
+    report.votes = [(c["seat"], c["target"], c["post"]) for c in votes]
+    report.counted = [{k: c[k] for k in ("post", "author", "seat", "target", "form", "how",
+                                         "shown")} | {"post": c["num"]} for c in votes]
+    report.skipped = [{k: x[k] for k in ("post", "author", "seat", "target", "reason", "why")}
+                      | {"_post": x["_post"]} for x in skipped]
+    report.problems = [x["why"] for x in skipped]
+    report.notes = [x for _i, x in notes]
     return report
 
 
-def _try_votes(copy: Game, cands, lang):
-    """Each candidate vote tried in order on ``copy``: (accepted votes, refusals)."""
+def _try_votes(copy: Game, cands, g, lang):
+    """Each candidate tried in order on ``copy``: (accepted, refusals)."""
     votes, refused = [], []
-    for i, post, voter, target, _how, _shown in cands:
-        if copy.state.votes.get(voter) == target:
+    for c in cands:
+        voter, target = c["seat"], c["target"]
+        if target is not None and copy.state.votes.get(voter) == target:
             continue
+        if target is None and voter not in copy.state.votes:
+            continue                      # nothing to take back
         try:
-            copy.vote(voter, target)
+            if target is None:
+                copy.unvote(voter)
+            else:
+                copy.vote(voter, target)
         except Refused as r:
-            refused.append((i, f"{_ref(post, i, lang)}: "
-                               f"{r.ru if lang == 'ru' else (r.en or r.ru)}"))
+            reason = _refusal(copy, voter, target)
+            refused.append({"i": c["i"], "post": c["num"], "author": c["post"].author,
+                            "seat": voter, "target": target, "reason": reason, "_post": c["post"],
+                            "why": f"{c['ref']}: {r.ru if lang == 'ru' else (r.en or r.ru)}"})
             continue
-        votes.append((voter, target, post))
+        votes.append(c)
     return votes, refused
 
 
-def _read_votes(posts, g, deadline, aliases, lang):
-    """What each post votes for, before the game's rules are asked: candidates
-    (index, post, voter, target, how, shown), problems and notes as (index, sentence)."""
-    names = Names(g, aliases)
-    allowed = _markup_of(g)
-    where = {"spoiler": "[spoiler=Голос против]Имя[/spoiler]",
-             "red": "[color=red]Имя[/color]"}
-    conv = ", ".join(where.get(k, k) for k in allowed)
-    cands, problems, notes = [], [], []
+def _refusal(g: Game, voter: str, target) -> str:
+    from .engine.day import vote_loss
+    p = g.state.players[voter]
+    if not p.alive:
+        return "dead"
+    if vote_loss(g, p) is not None:
+        return "no_vote"
+    if target == "against_all":
+        return "not_allowed"
+    if target not in (None, "abstain") and not g.state.players[target].alive:
+        return "not_allowed"
+    lim = g.rules.day.vote_changes
+    if lim is not None and g.state.vote_changes.get(voter, 0) >= lim:
+        return "change_limit"
+    return "refused"
 
-    def say(i, ru, en):
-        problems.append((i, _say(lang, ru, en)))
 
-    for i, post in enumerate(_dedupe(list(posts)), 1):
-        text, open_quote = unquoted(post.text)
+def _read_votes(posts, g, deadline, aliases, host_nicks, lang, now, context, prior_ids=()):
+    """Candidates (dicts: i, num, ref, post, seat, target, form, how, shown) before the
+    game's rules are asked, skipped posts (i, num, author, reason, sentence) and notes."""
+    roster = Roster.of_game(g, aliases, host_nicks)
+    conv = forum_rules(g.rules)
+    forms = conv["forms"]
+    conv_ru = ", ".join(_WHERE.get(k, k) for k in forms)
+    conv_en = ", ".join(_WHERE_EN.get(k, k) for k in forms)
+    if "spoiler" in forms and conv["spoiler_title"] != "any":
+        conv_ru = conv_ru.replace("Голос против", conv["spoiler_title"])
+    cands, skipped, notes = [], [], []
+    groups = _versions(list(posts))
+    ctx_groups = _versions(list(context)) if context is not None else groups
+    has_vote = dict(g.state.votes)
+    warned_impostors: set[str] = set()
+    late_known = deadline is not None and (now is None or _after(now, deadline))
+
+    for i, grp in enumerate(groups, 1):
+        first, last = grp[0], grp[-1]
+        post = first.post
         ref = _ref(post, i, lang)
-        if open_quote:
-            say(i, f"{ref}: цитата [quote] не закрыта; текст после неё считается цитатой.",
-                f"{ref}: a [quote] is not closed; the text after it is taken as quoted.")
-        found = marks(text)
-        for _pos, kind, body in found:
-            if kind not in allowed:
-                target, how, _c = names.read(body)
-                if target is not None and how in ("exact", "alias"):
-                    say(i, f"{ref}: «{_plain(body)}» оформлено не по правилам этой игры "
-                           f"(голос: {conv}) и не засчитано.",
-                        f"{ref}: '{_plain(body)}' is not marked up the way this game votes "
-                        f"({conv}) and is not counted.")
-        votes = [(pos, kind, body) for pos, kind, body in found if kind in allowed]
-        if not votes:
-            continue
-        body = votes[-1][2]
-        voter = names.author(post.author)
-        if voter is None:
-            seat = names.former.get(_norm(post.author))
-            if seat is not None:
-                say(i, f"{ref}: {post.author} заменён(а) игроком {g.display(seat)}; голос не "
-                       f"засчитан.",
-                    f"{ref}: {post.author} was replaced by {g.display(seat)}; the vote is not "
-                    f"counted.")
+        num = _num(post, i)
+
+        cur: dict = {"seat": None, "target": None}
+
+        def skip(reason, ru, en, post=post, ref=ref, num=num, i=i, cur=cur):
+            skipped.append({"i": i, "post": num, "author": post.author, "seat": cur["seat"],
+                            "target": cur["target"], "reason": reason, "_post": post,
+                            "why": f"{ref}: " + _say(lang, ru, en)})
+
+        def note(ru, en, ref=ref, i=i):
+            notes.append((i, f"{ref}: " + _say(lang, ru, en)))
+
+        # which version of the post to read
+        text = last.text
+        edit_times = [t for v in grp for t in v.edited]
+        last_edit = max((t for t in last.edited if t is not None), key=_sortable,
+                        default=None)
+        edited_late = False
+        if last.edited and deadline is not None and (
+                last_edit is None or _after(last_edit, deadline)):
+            earlier = [v for v in grp[:-1] if not v.edited or all(
+                t is not None and not _after(t, deadline) for t in v.edited)]
+            quoted = _quoted_original(post, ctx_groups, deadline)
+            if earlier:
+                text = earlier[-1].text
+                note("пост отредактирован после срока; прочитан первоначальный текст "
+                     "(есть в дампе).",
+                     "edited after the deadline; read in its original form (in the dump).")
+            elif quoted is not None:
+                text = quoted
+                note("пост отредактирован после срока; прочитан первоначальный текст по "
+                     "цитате.", "edited after the deadline; read in its original form "
+                                "(from a quote).")
             else:
-                say(i, f"{ref}: автор «{post.author}» не игрок этой игры; голос не засчитан.",
-                    f"{ref}: the author '{post.author}' is not a player; the vote is not "
-                    f"counted.")
+                edited_late = True
+        elif len(grp) > 1 and not last.edited and late_known:
+            text = first.text
+            note("пост вставлен в дамп дважды с разным текстом, время правки неизвестно; "
+                 "прочитан первый вариант.",
+                 "pasted twice with different texts, the edit's time unknown; the first "
+                 "version is read.")
+        elif edit_times and last.edited:
+            note("пост отредактирован до срока; прочитан текст после правки.",
+                 "edited before the deadline; read as edited.")
+
+        author = roster.author(post.author)
+        reading = read_post(text, roster, conv,
+                            has_vote=author.seat is not None and author.seat in has_vote)
+        cur["seat"] = author.seat
+        cur["target"] = reading.target if reading.kind == "vote" else None
+        if prior_ids and post.id is not None and str(post.id) in prior_ids \
+                and reading.kind != "none" and author.seat is not None and (
+                    (not last.edited and late_known) or edited_late):
+            skip("edited_late",
+                 "пост изменён после того, как был прочитан при прошлом импорте, и время "
+                 "правки неизвестно или позже срока; остаётся прежнее прочтение.",
+                 "the post changed after an earlier import read it, and the edit's time is "
+                 "unknown or after the deadline; the earlier reading stands.")
             continue
-        target, how, found_seats = names.read(body)
-        shown = _plain(body)
-        if target is None:
-            who = ", ".join(g.display(c) for c in found_seats)
-            if how == "ambiguous":
-                say(i, f"{ref}: имя «{shown}» неоднозначно (подходят: {who}); голос не "
-                       f"засчитан — уточните у игрока.",
-                    f"{ref}: the name '{shown}' is ambiguous (it fits {who}); the vote is not "
-                    f"counted — ask the player.")
+        _bare, open_quote = unquoted(text)
+        if open_quote and author.how != "host":
+            ru = "цитата [quote] не закрыта; текст после неё считается цитатой."
+            en = "a [quote] is not closed; the text after it is taken as quoted."
+            if reading.kind == "none":
+                skip("quoted", ru, en)
+                continue
+            note(ru, en)
+        if reading.kind == "none":
+            if author.how == "impostor" and post.author not in warned_impostors:
+                warned_impostors.add(post.author)
+                like = g.display(author.like) if author.like else ""
+                note(f"автор «{post.author}» похож на игрока {like}, но это другое имя "
+                     f"(возможный самозванец).",
+                     f"the author '{post.author}' looks like {like} but is another name (a "
+                     f"possible impostor).")
+            if author.how != "host" and _quoted_vote(text, roster, conv):
+                skip("quoted", "голос только в цитате — не засчитан.",
+                     "the vote is only inside a quote — not counted.")
+            continue
+        if author.how == "host":
+            continue
+        shown = reading.shown
+        if author.seat is None:
+            if author.how == "impostor":
+                like = g.display(author.like) if author.like else "?"
+                skip("impostor",
+                     f"автор «{post.author}» только похож на игрока {like} (другие буквы, "
+                     f"невидимые символы или ё/е) — возможный самозванец; голос не засчитан.",
+                     f"the author '{post.author}' only looks like {like} (other letters, "
+                     f"invisible characters or ё/е) — a possible impostor; the vote is not "
+                     f"counted.")
+            elif author.how == "former":
+                seat = author.like
+                skip("replaced",
+                     f"{post.author} заменён(а) игроком {g.display(seat)}; голос не засчитан.",
+                     f"{post.author} was replaced by {g.display(seat)}; the vote is not "
+                     f"counted.")
+            else:
+                skip("spectator",
+                     f"автор «{post.author}» не игрок этой игры; голос не засчитан.",
+                     f"the author '{post.author}' is not a player; the vote is not counted.")
+            continue
+        if reading.kind == "problem":
+            who = ", ".join(g.display(c) for c in reading.candidates)
+            if reading.reason == "wrong_form":
+                skip("wrong_form",
+                     f"«{shown}» оформлено не по правилам этой игры (голос: {conv_ru}) и не "
+                     f"засчитано.",
+                     f"'{shown}' is not marked up the way this game votes ({conv_en}) and "
+                     f"is not counted.")
+            elif reading.reason == "ambiguous":
+                skip("ambiguous",
+                     f"имя «{shown}» неоднозначно (подходят: {who}); голос не засчитан — "
+                     f"уточните у игрока или: votes fix ID {num} ИМЯ.",
+                     f"the name '{shown}' is ambiguous (it fits {who}); the vote is not "
+                     f"counted — ask the player, or: votes fix ID {num} NAME.")
+            elif reading.reason == "several":
+                skip("several",
+                     f"в голосе названы несколько игроков ({who}); голос не засчитан.",
+                     f"the vote names several players ({who}); it is not counted.")
             else:
                 hint_ru = f" (похоже на: {who})" if who else ""
                 hint_en = f" (close to: {who})" if who else ""
-                say(i, f"{ref}: «{shown}» — не имя игрока{hint_ru}; голос не засчитан.",
-                    f"{ref}: '{shown}' is not a player's name{hint_en}; the vote is not "
-                    f"counted.")
+                skip("unknown", f"«{shown}» — не имя игрока{hint_ru}; голос не засчитан.",
+                     f"'{shown}' is not a player's name{hint_en}; the vote is not counted.")
+            continue
+        if edited_late:
+            when = f"{last_edit:%d.%m.%Y %H:%M}" if last_edit else "?"
+            skip("edited_late",
+                 f"пост отредактирован после срока ({when}), а первоначального текста в "
+                 f"дампе нет; голос не засчитан, пока ведущий не решит (votes fix ID {num} "
+                 f"ИМЯ).",
+                 f"the post was edited after the deadline ({when}) and the dump does not "
+                 f"hold its original; the vote is not counted until the host decides "
+                 f"(votes fix ID {num} NAME).")
             continue
         if deadline is not None:
             if post.time is None:
-                say(i, f"{ref}: у поста нет времени, нельзя проверить срок; голос не "
-                       f"засчитан.",
-                    f"{ref}: the post has no time, so the deadline cannot be checked; the "
-                    f"vote is not counted.")
+                skip("no_time", "у поста нет времени, нельзя проверить срок; голос не "
+                                "засчитан.",
+                     "the post has no time, so the deadline cannot be checked; the vote is "
+                     "not counted.")
                 continue
             if _after(post.time, deadline):
-                say(i, f"{ref}: голос подан после срока ({deadline:%d.%m.%Y %H:%M}) и не "
-                       f"засчитан.",
-                    f"{ref}: the vote came after the deadline ({deadline:%d.%m.%Y %H:%M}) "
-                    f"and is not counted.")
+                skip("late", f"голос подан после срока ({deadline:%d.%m.%Y %H:%M}) и не "
+                             f"засчитан.",
+                     f"the vote came after the deadline ({deadline:%d.%m.%Y %H:%M}) and is "
+                     f"not counted.")
                 continue
-        cands.append((i, post, voter, target, how, shown))
-    return cands, problems, notes
+        for kind, detail in reading.notes:
+            if kind == "title":
+                note(f"спойлер озаглавлен «{detail}», а по правилам — "
+                     f"«{conv['spoiler_title']}»; голос засчитан.",
+                     f"the spoiler is titled '{detail}', the rules say "
+                     f"'{conv['spoiler_title']}'; the vote is counted.")
+            elif kind == "several":
+                note(f"в посте несколько голосов ({detail}); засчитан последний.",
+                     f"the post holds several votes ({detail}); the last one is counted.")
+        if reading.kind == "withdraw":
+            has_vote.pop(author.seat, None)
+        else:
+            has_vote[author.seat] = reading.target
+        cands.append({"i": i, "num": num, "ref": ref, "post": post, "author": post.author,
+                      "seat": author.seat, "target": reading.target, "form": reading.form,
+                      "how": "alias" if author.how == "alias" and reading.how == "exact"
+                      else reading.how, "shown": shown})
+        if author.how == "alias":
+            note(f"«{post.author}» — псевдоним игрока {g.display(author.seat)}.",
+                 f"'{post.author}' is an alias of {g.display(author.seat)}.")
+    return cands, skipped, notes
 
 
-def _plain(body: str) -> str:
-    s = " ".join(_TAG.sub("", body).split())
-    return s if len(s) <= 60 else s[:57] + "..."
+def _quoted_vote(text: str, roster: Roster, conv: dict) -> bool:
+    """Does the text hold a vote only inside a quote?"""
+    for _attrs, body in _quotes(text):
+        r = read_post(body, roster, conv)
+        if r.kind in ("vote", "problem"):
+            return True
+    return False

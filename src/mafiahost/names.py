@@ -27,7 +27,8 @@ The API is small:
 ``Roster.target(text) -> Match``
     A name as the *target* of a vote or a move, read leniently, never guessed: exact
     (after ``fold``) or an alias; then Russian declension through pymorphy3 («Веру»,
-    «Дракоши», «Сашу М»); short forms («Саня» for «Александр»); one word of a longer nick
+    «Дракоши», «Сашу М»); short forms and diminutives («Саня», «Димочку» for
+    «Дмитрий», «Ёжика» for «Ёж»); one word of a longer nick
     («Бегемота» for «Кот_Бегемот»); a unique prefix of three letters or more («Алекс»); a
     Latin nick written in Cyrillic («Грома» for «Grom»); a small edit distance (rapidfuzz,
     one letter in short names, two in longer ones). The first of these readings that finds
@@ -175,6 +176,23 @@ def _word_matches(typed: str, word: str) -> bool:
     return typed == word or typed in _forms(word) or word in _normals(typed)
 
 
+# diminutive suffixes of a name's dictionary form: «Ёжик» → Ёж, «Димочка» → Дим(а),
+# «Глебушка» → Глеб
+_DIMINUTIVE = re.compile(r"(?:очка|ечка|енька|онька|ушка|юшка|улька|юлька|ик|ок|ек|ка)$")
+
+
+def _diminutive_of(typed: str, word: str) -> bool:
+    """Is ``typed`` (folded) a declined diminutive of the name word ``word``?"""
+    if len(word) < 2:
+        return False
+    stem = word[:-1] if word[-1] in "аяоеьй" and len(word) > 3 else word
+    for n in _normals(typed) | {typed}:
+        base = _DIMINUTIVE.sub("", n)
+        if base != n and len(base) >= 2 and base in (word, stem):
+            return True
+    return False
+
+
 # ---- short forms ---------------------------------------------------------------------------
 
 _SHORT = """
@@ -197,7 +215,7 @@ _SHORT = """
 
 def _short_groups() -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
-    for group in _SHORT.replace("\n", " ").split("|"):
+    for group in re.split(r"[|\n]", _SHORT):
         words = [fold(w) for w in group.split()]
         for w in words:
             out.setdefault(w, set()).update(x for x in words if x != w)
@@ -454,8 +472,9 @@ class Roster:
             return m
         # short forms («Саню» → Александр), each word of the name
         seats = {s for _k, words, v in self._entries if len(words) == n
-                 and all(_word_matches(t, w) or any(_word_matches(t, x)
-                                                     for x in _SHORTS.get(w, ()))
+                 and all(_word_matches(t, w) or _diminutive_of(t, w)
+                         or any(_word_matches(t, x) or _diminutive_of(t, x)
+                                for x in _SHORTS.get(w, ()))
                          for t, w in zip(typed, words, strict=True))
                  for s in v}
         m = self._tier(text, seats, "short")

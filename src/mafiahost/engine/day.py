@@ -75,7 +75,7 @@ def vote_loss(g, p):
     return None
 
 
-def check_vote(g, p, target):
+def check_vote(g, p, target, fixed: bool = False):
     s = g.state
     if s.over:
         return ("Игра окончена.", "The game is over.")
@@ -109,10 +109,29 @@ def check_vote(g, p, target):
         why = fn(g, p, target, params)
         if why is not None:
             return why
-    if rules.vote_changes is not None and p.name in s.votes \
+    if not fixed and rules.vote_changes is not None and p.name in s.votes \
             and s.vote_changes.get(p.name, 0) >= rules.vote_changes:
         return (f"Голос можно менять не более {rules.vote_changes} раз(а) за день.",
                 f"A vote can be changed at most {rules.vote_changes} time(s) a day.")
+    return None
+
+
+def check_unvote(g, p, fixed: bool = False):
+    """None when ``p`` may take his vote back now, else (ru, en)."""
+    s = g.state
+    if s.over:
+        return ("Игра окончена.", "The game is over.")
+    if s.phase != "day":
+        return ("Голосуют и снимают голос только днём.", "Votes are taken back by day only.")
+    if p.name not in s.votes:
+        return (f"У игрока «{p.name}» нет голоса, который можно снять.",
+                f"'{p.name}' has no vote to take back.")
+    rules = g.rules.day
+    if not fixed and rules.vote_changes is not None \
+            and s.vote_changes.get(p.name, 0) >= rules.vote_changes:
+        return (f"Голос можно менять (и снимать) не более {rules.vote_changes} раз(а) за день.",
+                f"A vote can be changed (or taken back) at most {rules.vote_changes} time(s) "
+                f"a day.")
     return None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import product
 
 from . import mechanics, victory
-from .day import DayCount, check_vote, mark_absent, resolve_day
+from .day import DayCount, check_unvote, check_vote, mark_absent, resolve_day
 from .errors import BadForcedRoll, Refused
 from .events import HOST, PUBLIC, Event
 from .mechanics import questions
@@ -561,12 +561,26 @@ class Game:
         return self.emit("action", (p.name,), actor=p.name, ability=ab.id, targets=list(ts),
                          key=ab.key, slot=list(self.slot_of(p, ab)))
 
-    def vote(self, voter: str, target: str) -> Event:
+    def vote(self, voter: str, target: str, fixed: bool = False) -> Event:
+        """A day vote. ``fixed``: the host corrects a misread vote (a forum post read
+        wrongly); it is not a change of mind, so it spends no vote change."""
         p = self.player(voter)
-        why = check_vote(self, p, target)
+        why = check_vote(self, p, target, fixed=fixed)
         if why is not None:
             raise Refused(*why)
+        if fixed:
+            return self.emit("vote", PUBLIC, voter=p.name, target=target, fixed=True)
         return self.emit("vote", PUBLIC, voter=p.name, target=target)
+
+    def unvote(self, voter: str, fixed: bool = False) -> Event:
+        """The voter takes his vote back («снимаю голос»): he has no vote until he votes
+        again. Taking a vote back is a change of mind (it spends a vote change where the
+        day limits them) unless ``fixed`` (the host corrects a misread vote)."""
+        p = self.player(voter)
+        why = check_unvote(self, p, fixed=fixed)
+        if why is not None:
+            raise Refused(*why)
+        return self.emit("vote_withdrawn", PUBLIC, voter=p.name, fixed=fixed)
 
     def mark_absent(self, name: str) -> None:
         """Day rule: a player who did not post in the day's first stage."""

@@ -164,9 +164,16 @@ def _action(s: State, d: dict) -> None:
 
 def _vote(s: State, d: dict) -> None:
     voter = d["voter"]
-    if voter in s.votes:
+    if voter in s.votes and not d.get("fixed"):
         s.vote_changes[voter] = s.vote_changes.get(voter, 0) + 1
     s.votes[voter] = d["target"]
+
+
+def _vote_withdrawn(s: State, d: dict) -> None:
+    voter = d["voter"]
+    if voter in s.votes and not d.get("fixed"):
+        s.vote_changes[voter] = s.vote_changes.get(voter, 0) + 1
+    s.votes.pop(voter, None)
 
 
 def _status(s: State, d: dict) -> None:
@@ -275,6 +282,7 @@ APPLY = {
     "phase_started": _phase_started,
     "action": _action,
     "vote": _vote,
+    "vote_withdrawn": _vote_withdrawn,
     "status": _status,
     "status_cleared": _status_cleared,
     "role_changed": _role_changed,

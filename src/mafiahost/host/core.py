@@ -221,7 +221,9 @@ def apply_op(g: Game, op: list) -> None:
     if kind == "submit":
         g.submit(op[1], op[2], tuple(op[3]), replace=bool(op[4]))
     elif kind == "vote":
-        g.vote(op[1], op[2])
+        g.vote(op[1], op[2], fixed=bool(op[3]) if len(op) > 3 else False)
+    elif kind == "unvote":
+        g.unvote(op[1], fixed=bool(op[2]) if len(op) > 2 else False)
     elif kind == "resolve":
         g.resolve()
     elif kind == "remove":

@@ -436,7 +436,7 @@ def phase_post(g, events, lang: str = "ru", fmt: str = "plain") -> str:
     for e in pub:
         d = e.data
         t = e.type
-        if t in ("phase_started", "vote"):
+        if t in ("phase_started", "vote", "vote_withdrawn"):
             continue
         if t == "tie":
             tie = d.get("players", [])
@@ -552,6 +552,8 @@ def vote_count_post(g, lang: str = "ru", fmt: str = "plain", deadline=None) -> s
         if e.type == "vote" and e.audience == PUBLIC:
             order.pop(e.data["voter"], None)
             order[e.data["voter"]] = e.data["target"]
+        elif e.type == "vote_withdrawn":
+            order.pop(e.data["voter"], None)
     for v, t in s.votes.items():          # votes the event scan missed (none in practice)
         order.setdefault(v, t)
     for_: dict[str, list] = {}

@@ -535,3 +535,23 @@ def test_secrets_are_stored_only_as_hashes(world):
             assert t not in dump
     for t in list(world["links_a"].values()) + list(world["links_b"].values()):
         assert t not in dump
+
+
+def test_null_origin_is_refused_unless_the_browser_vouches_same_origin(world):
+    """``Origin: null`` (a sandboxed frame, a data: page) is refused; a browser posting
+    our own form from a no-referrer page sends it too, but with ``Sec-Fetch-Site:
+    same-origin``, which no page can forge. ``Sec-Fetch-Site: cross-site`` is refused."""
+    c = world["clients"]["owner A"]
+    a = world["a"]
+    csrf = host_csrf_of(world, "owner A")
+    url, form = f"/host/games/{a}/deadline", {"csrf": csrf, "when": "2032-01-01 21:00"}
+    before = _revs(world)
+    for headers in ({"origin": "null"},
+                    {"origin": "null", "sec-fetch-site": "cross-site"},
+                    {"sec-fetch-site": "cross-site"},
+                    {"sec-fetch-site": "same-site"},
+                    {"origin": "https://evil.example", "sec-fetch-site": "same-origin"}):
+        assert c.post(url, data=form, headers=headers).status_code == 403, headers
+    assert _revs(world) == before
+    r = c.post(url, data=form, headers={"origin": "null", "sec-fetch-site": "same-origin"})
+    assert r.status_code == 303 and _revs(world)[0] == before[0] + 1

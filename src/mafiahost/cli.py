@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from . import cli_balance
 from .engine.errors import Refused, RulesetError
 
 
@@ -379,7 +380,11 @@ def cmd_export(args) -> int:
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.output:
         from pathlib import Path
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        try:
+            Path(args.output).write_text(text + "\n", encoding="utf-8")
+        except OSError as e:
+            raise Refused(f"Не могу записать файл {args.output}: {e.strerror or e}.",
+                          f"Cannot write the file {args.output}: {e.strerror or e}.") from None
         _out(f"Игра №{args.id} сохранена в {args.output}. / Game {args.id} written to "
              f"{args.output}.")
     else:
@@ -604,16 +609,22 @@ def main(argv=None) -> int:
     p.add_argument("--mafia", type=int, help="number of mafia (vanilla)")
     p.add_argument("--max-phases", type=int, default=200)
     _host_parsers(sub)
+    balance_commands = cli_balance.register(sub)
     args = ap.parse_args(argv)
     try:
         return {"rulesets": cmd_rulesets, "roles": cmd_roles, "scenario": cmd_scenario,
                 "run": cmd_run, "demo": cmd_demo, **HOST_COMMANDS,
-                **_cli_hosts().COMMANDS, **_cli_questions().COMMANDS}[args.cmd](args)
+                **_cli_hosts().COMMANDS, **_cli_questions().COMMANDS,
+                **balance_commands}[args.cmd](args)
     except (Refused, RulesetError) as e:
         _out(str(e))
         return 2
     except _store_error() as e:
         _out(str(e))
+        return 2
+    except _db_error() as e:          # outside a command's own handling: still a sentence
+        from .store import db_error_sentence
+        _out(db_error_sentence(e))
         return 2
 
 
@@ -625,6 +636,11 @@ def _cli_questions():
 def _cli_hosts():
     from . import cli_hosts
     return cli_hosts
+
+
+def _db_error():
+    from sqlalchemy.exc import DBAPIError
+    return DBAPIError
 
 
 def _store_error():

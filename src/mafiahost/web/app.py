@@ -31,6 +31,7 @@ from urllib.parse import parse_qsl, quote, unquote
 import anyio
 import yaml
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -195,9 +196,18 @@ def not_found(*_):
 async def form_of(request: Request) -> dict:
     """The posted form, after the anti-forgery checks (403 on failure)."""
     origin = request.headers.get("origin")
-    if origin is not None:              # "null" too: a sandboxed frame, a data: page
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        raise HTTPException(403)        # the browser says: another site sent this
+    if origin == "null":
+        # a sandboxed frame or a data: page sends "null"; so does a browser posting our
+        # own form from a page with Referrer-Policy: no-referrer, but then it also says
+        # Sec-Fetch-Site: same-origin (a header no page can forge)
+        if site != "same-origin":
+            raise HTTPException(403)
+    elif origin is not None:
         host = request.headers.get("host", "")
-        if origin == "null" or origin.split("://", 1)[-1] != host:
+        if origin.split("://", 1)[-1] != host:
             raise HTTPException(403)
     out: dict[str, list[str]] = {}
     ctype = request.headers.get("content-type", "")
@@ -808,7 +818,12 @@ async def http_error(request: Request, exc: HTTPException):
 
 
 async def store_error(request: Request, exc: Exception):
-    """The database cannot be reached (after the command's one retry): a sentence, 503."""
+    """The database cannot be reached (after the command's one retry): a sentence, 503.
+    The log gets the kind of failure only, never the statement, its parameters or a
+    path (a path may hold a player's token)."""
+    import logging
+    orig = getattr(exc, "orig", exc)
+    logging.getLogger("mafiahost.web").warning("database failure: %s", type(orig).__name__)
     t = TEXTS[lang_of(request)]
     return render(request, "error.html", {"message": t["db_unavailable"], "code": 503},
                   status=503, flash=())
@@ -879,7 +894,7 @@ def create_app(db: str | None = None, *, host: Host | None = None,
         routes=routes(),
         middleware=[Middleware(SecurityHeaders)],
         exception_handlers={HTTPException: http_error, StoreError: store_error,
-                            Exception: server_error},
+                            DBAPIError: store_error, Exception: server_error},
         lifespan=_lifespan,
     )
     app.state.web = Web(host, public_url or os.environ.get("MAFIAHOST_PUBLIC_URL"))

@@ -20,11 +20,13 @@ family, each a mixin of ``Host``:
 - ``votes`` — votes by hand, imported from a thread, counted;
 - ``phases`` — resolve, posts, private messages, cards, preview, undo, the log;
 - ``links`` — the web app's keys and the players' links;
-- ``exchange`` — export, import, verify.
+- ``exchange`` — export, import, verify;
+- ``bots`` — seats played by bots (``agents.bots``), their moves sent when a phase opens.
 """
 
 from __future__ import annotations
 
+from .bots import BotCommands, parse_bots
 from .core import (
     ABSTAIN,
     AGAINST_ALL,
@@ -61,13 +63,14 @@ from .votes import VoteCommands
 
 
 class Host(SetupCommands, MoveCommands, QuestionCommands, VoteCommands, PhaseCommands,
-           LinkCommands, ExchangeCommands, HostBase):
+           LinkCommands, ExchangeCommands, BotCommands, HostBase):
     """Every host command (see the family modules)."""
 
 
 __all__ = ["ABSTAIN", "AGAINST_ALL", "FORMAT", "FORMAT_VERSION", "PAUSE_ENV", "SEED_LIMIT",
            "AccessDenied", "Done", "GameCache", "Host", "HostError", "NoGame", "VerifyReport",
            "apply_op", "can_use", "commitment", "event_list", "format_event", "is_late",
-           "new_seed", "new_token", "not_acted", "not_answered", "not_voted", "parse_roles",
+           "new_seed", "new_token", "not_acted", "not_answered", "not_voted", "parse_bots",
+           "parse_roles",
            "parse_time",
            "post_key", "verify"]

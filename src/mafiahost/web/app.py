@@ -61,7 +61,7 @@ from ..host import (
 from ..rules import available
 from ..store import StoreError, open_store
 from ..store.accounts import digest, session_hours
-from . import views
+from . import api, views
 from .live import Live
 from .security import (
     FLASH_COOKIE,
@@ -872,6 +872,7 @@ def routes() -> list:
     ]
     for name in COMMANDS:
         r.append(Route(f"/host/games/{{gid:int}}/{name}", host_command(name), methods=["POST"]))
+    r += api.routes()                  # the player API (web/api.py)
     r.append(Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"))
     return r
 

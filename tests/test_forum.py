@@ -311,6 +311,10 @@ def test_withdrawals_in_every_form_and_a_bare_changed_mind_only_with_a_vote():
         ("Вера", "Анна", "1"), ("Вера", None, "2"), ("Глеб", "Борис", "3"),
         ("Глеб", None, "4"), ("Егор", "Анна", "6"), ("Егор", None, "7")]
     assert report.skipped == []
+    # «передумал» is a reading the host is told about; «снимаю голос» is plain
+    assert [n for n in report.notes if "снятие" in n] == [
+        n for n in report.notes if "#4 " in n and "снятие" in n]
+    assert any("#4 " in n for n in report.notes)
 
 
 def test_edit_lines_of_every_forum_are_read():

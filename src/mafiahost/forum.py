@@ -563,8 +563,8 @@ def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True,
             continue                      # emphasis, not a name («ВНИМАНИЕ»)
         reads.append((mk, target, how, cands, shown))
     plain = _TAG.sub("", bare)
-    withdraw = bool(_WITHDRAW.search(plain)) or (has_vote and bool(_CHANGED_MIND.match(
-        plain.strip())))
+    said = bool(_WITHDRAW.search(plain))
+    withdraw = said or (has_vote and bool(_CHANGED_MIND.match(plain.strip())))
     if reads:
         targets = {r[1] for r in reads if r[1] is not None}
         mk, target, how, cands, shown = reads[-1]
@@ -580,7 +580,8 @@ def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True,
                                "several" if how == "several" else "unknown", cands, notes)
         return Reading("vote", target, mk.form, how, shown, notes=notes)
     if withdraw:
-        return Reading("withdraw", None, "withdraw", "exact", "", notes=notes)
+        return Reading("withdraw", None, "withdraw", "exact" if said else "changed_mind",
+                       " ".join(plain.split())[:60], notes=notes)
     for mk in other:
         target, how, cands, shown = _body_target(roster, mk.body, mk.title)
         if target is not None:
@@ -780,6 +781,10 @@ def find_votes(posts, g, deadline: datetime | None = None, *, aliases: dict | No
         votes, refused = _try_votes(Game.replay(g.rules, list(g.events)), cands, g, lang)
     skipped += refused
     for c in votes:
+        if c["target"] is None and c["how"] == "changed_mind":
+            notes.append((c["i"], _say(
+                lang, f"{c['ref']}: «{c['shown']}» прочитано как снятие голоса.",
+                f"{c['ref']}: '{c['shown']}' read as taking the vote back.")))
         if c["how"] not in ("exact", "", None) and c["target"] not in ("against_all",
                                                                      "abstain", None):
             notes.append((c["i"], _say(

@@ -338,3 +338,14 @@ def test_a_vote_against_oneself_and_a_russian_name_in_latin_letters():
     assert [(v, t, p.id) for v, t, p in report.votes] == [("Вера", "Вера", "1"),
                                                           ("Глеб", "Борис", "2")]
     assert len(report.notes) == 2
+
+
+def test_bold_and_red_emphasis_is_no_vote_but_an_unknown_short_name_is_reported():
+    g = vanilla_day1()
+    t = datetime(2024, 3, 13, 10, 0)
+    report = find_votes([Post("1", "Вера", t, "[b]Хинт:[/b] люблю кофе"),
+                         Post("2", "Глеб", t, "[color=red]это очень важно всем[/color]"),
+                         Post("3", "Дина", t, "[b]Вася[/b]")], g)
+    assert report.votes == []
+    assert [s["post"] for s in report.skipped] == ["3"]
+    assert report.skipped[0]["reason"] == "unknown"

@@ -527,6 +527,15 @@ def _body_target(roster: Roster, body: str, title: str | None):
 _SELF = {"себя", "сам себя", "самого себя", "самой себя", "себе", "myself", "me"}
 
 
+def _emphasis(body: str) -> bool:
+    """Red or bold text that is plainly no vote: a phrase of three words or more without a
+    vote word, or a heading («Хинт:»)."""
+    t = " ".join(_TAG.sub("", body).split())
+    if re.search(r"голос|против|vote", t, re.I):
+        return False
+    return len(t.split()) >= 3 or t.endswith(":") or not re.search(r"\w", t)
+
+
 def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True,
               self_seat: str | None = None) -> Reading:
     """A careful host's reading of one post's text (edit lines already taken out):
@@ -559,8 +568,8 @@ def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True,
         if target is None and self_seat is not None and fold(shown) in _SELF:
             target, how = self_seat, "self"   # «против себя»: the author's own seat
         if mk.form in ("red", "bold") and target is None and how in ("unknown", "empty") \
-                and len(allowed) > 1:
-            continue                      # emphasis, not a name («ВНИМАНИЕ»)
+                and (len(allowed) > 1 or _emphasis(mk.body)):
+            continue                      # emphasis, not a name («ВНИМАНИЕ», «[b]Хинт:[/b]»)
         reads.append((mk, target, how, cands, shown))
     plain = _TAG.sub("", bare)
     said = bool(_WITHDRAW.search(plain))

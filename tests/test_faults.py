@@ -69,6 +69,9 @@ def test_the_web_app_answers_a_dead_database_with_its_own_page(pg_db, caplog):
     app = create_app(host=h)
     c = client(app)
     assert c.get(f"/p/{tok}").status_code == 200
+    # the pooled connections dropped: the page is read again on a new one
+    assert _kill_backends(pg_db) >= 1
+    assert c.get(f"/p/{tok}").status_code == 200
     name = pg_db.rsplit("/", 1)[1]
     with _admin() as a:
         a.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')

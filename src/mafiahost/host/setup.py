@@ -32,6 +32,7 @@ from .core import (
     not_acted,
     not_voted,
 )
+from .questions import not_answered
 
 
 class SetupCommands(HostBase):
@@ -179,6 +180,7 @@ class SetupCommands(HostBase):
             "label": label, "over": st.over, "winners": list(st.winners),
             "deadline": row.deadline if row.deadline_phase == label and not st.over else None,
             "players": players, "not_acted": [] if st.over else not_acted(g),
+            "questions": [] if st.over else not_answered(g),
             "not_voted": [] if st.over or st.phase != "day" else not_voted(g),
             "votes": dict(st.votes), "counters": dict(st.counters),
             "counters_ru": counters_words["ru"], "counters_en": counters_words["en"],

@@ -131,6 +131,19 @@ class Who:
 
 # ---- request helpers -------------------------------------------------------------------------
 
+async def _db(fn, *args):
+    """``fn(*args)`` in a worker thread. A database connection found dead (a restarted or
+    dropped PostgreSQL connection: SQLAlchemy then discards the pool) is tried once more
+    on a new one; the host's commands retry inside their own transaction and never
+    surface such an error here, so nothing is done twice."""
+    try:
+        return await run_in_threadpool(fn, *args)
+    except DBAPIError as e:
+        if not e.connection_invalidated:
+            raise
+    return await run_in_threadpool(fn, *args)
+
+
 def web(request: Request) -> Web:
     return request.app.state.web
 
@@ -262,7 +275,7 @@ async def require_host(request: Request, gid: int | None = None) -> tuple[Web, W
     that game (404 otherwise: another host's game looks like one that does not exist)."""
     w = web(request)
     tok = request.cookies.get(HOST_COOKIE)
-    hit = await run_in_threadpool(_session, w, tok, gid) if tok else None
+    hit = await _db(_session, w, tok, gid) if tok else None
     if hit is None:
         raise HTTPException(403)
     if gid is not None and hit[2] is None:
@@ -323,7 +336,7 @@ def _with_seat(w: Web, token: str, fn):
 async def home(request: Request):
     w = web(request)
     tok = request.cookies.get(HOST_COOKIE)
-    is_host = bool(tok) and await run_in_threadpool(w.host.session_of, tok) is not None
+    is_host = bool(tok) and await _db(w.host.session_of, tok) is not None
     return render(request, "home.html", {"is_host": is_host})
 
 
@@ -344,12 +357,12 @@ async def login(request: Request):
     form = await form_of(request)
     if not same(one(form, "csrf"), request.cookies.get(LOGIN_COOKIE)):
         raise HTTPException(403)
-    hit = await run_in_threadpool(w.host.login, one(form, "key"))
+    hit = await _db(w.host.login, one(form, "key"))
     if hit is None:
         return await login_page(request, error=True, status=403)
     old = request.cookies.get(HOST_COOKIE)
     if old:                              # one browser, one session
-        await run_in_threadpool(w.host.logout, old)
+        await _db(w.host.logout, old)
     resp = redirect(request, "/host")
     resp.set_cookie(HOST_COOKIE, hit[0], httponly=True, samesite="lax",
                     secure=request.url.scheme == "https",
@@ -359,7 +372,7 @@ async def login(request: Request):
 
 async def logout(request: Request):
     w, who, _ = await host_form(request)
-    await run_in_threadpool(w.host.logout, who.token)
+    await _db(w.host.logout, who.token)
     resp = redirect(request, "/")
     resp.delete_cookie(HOST_COOKIE)
     return resp
@@ -380,7 +393,7 @@ async def player(request: Request):
     w, token = web(request), token_of(request)
     lang = lang_of(request)
     try:
-        data = await run_in_threadpool(
+        data = await _db(
             _with_seat, w, token, lambda gid, seat, _c: _player_page(w, token, gid, seat, lang))
     except AccessDenied:
         raise HTTPException(404) from None
@@ -432,7 +445,7 @@ async def player_post(request: Request, kind: str):
                            guard=check, source="web")
 
     try:
-        done = await run_in_threadpool(_with_seat, w, token, command)
+        done = await _db(_with_seat, w, token, command)
     except AccessDenied:
         raise HTTPException(404) from None
     except Refused as e:
@@ -440,7 +453,7 @@ async def player_post(request: Request, kind: str):
         if request.headers.get("accept") == "application/json" or bearer(request):
             return JSONResponse({"ok": False, "error": msg}, status_code=409)
         try:
-            data = await run_in_threadpool(
+            data = await _db(
                 _with_seat, w, token,
                 lambda gid, seat, _c: _player_page(w, token, gid, seat, lang))
         except AccessDenied:
@@ -470,7 +483,7 @@ async def player_live(request: Request):
                 return gid, views.player_fingerprint(g, seat)
         return _with_seat(w, token, look)
     try:
-        gid, _ = await run_in_threadpool(fingerprint)
+        gid, _ = await _db(fingerprint)
     except AccessDenied:
         raise HTTPException(404) from None
     return StreamingResponse(w.live.stream(gid, lambda: fingerprint()[1]),
@@ -494,7 +507,7 @@ async def host_home(request: Request):
         mine = w.host.hosted_games(who.account)
         games = [dict(x, role=mine[x["id"]]) for x in w.host.list_games() if x["id"] in mine]
         return games
-    games = await run_in_threadpool(work)
+    games = await _db(work)
     lang = lang_of(request)
     return render(request, "host_games.html", {"games": views.games_list(games, lang),
                                                "csrf": host_csrf(w, who.token),
@@ -524,7 +537,7 @@ def links_page(request: Request, w: Web, who: Who, gid: int, made: dict[str, str
 
 async def show_links(request, w, who, gid, made, message):
     names, page = links_page(request, w, who, gid, made, message)
-    return page(await run_in_threadpool(names))
+    return page(await _db(names))
 
 
 async def host_create(request: Request):
@@ -550,7 +563,7 @@ async def host_create(request: Request):
     glang = one(form, "lang", "ru")
     fmt = one(form, "fmt", "plain")
     try:
-        done = await run_in_threadpool(
+        done = await _db(
             lambda: w.host.new_game(one(form, "ruleset"), players, roles=roles,
                                     options=options, mafia=mafia, seed=seed,
                                     name=one(form, "name")[:200],
@@ -558,7 +571,7 @@ async def host_create(request: Request):
                                     fmt=fmt if fmt in ("plain", "bbcode") else "plain",
                                     owner=who.account,
                                     accept_warnings=one(form, "accept_warnings") == "1"))
-        made = await run_in_threadpool(w.host.links, done.game_id)
+        made = await _db(w.host.links, done.game_id)
     except (Refused, RulesetError) as e:
         msg = refusal(lang, e) if isinstance(e, Refused) else str(e)
         return redirect(request, "/host", ("err", msg))
@@ -586,7 +599,7 @@ def _host_game(w: Web, gid: int, lang: str) -> dict:
 async def host_game(request: Request):
     w, who, gid = await require_game(request)
     try:
-        data = await run_in_threadpool(_host_game, w, gid, lang_of(request))
+        data = await _db(_host_game, w, gid, lang_of(request))
     except NoGame:
         raise HTTPException(404) from None
     return render(request, "host_game.html", {"g": data, "csrf": host_csrf(w, who.token),
@@ -602,7 +615,7 @@ async def host_preview(request: Request):
         with w.host.reading(gid) as (row, g):
             return data, views.host_game(row, g, lang)
     try:
-        data, head = await run_in_threadpool(work)
+        data, head = await _db(work)
     except NoGame:
         raise HTTPException(404) from None
     except Refused as e:
@@ -649,7 +662,7 @@ def _host_posts(w: Web, gid: int, lang: str) -> dict:
 async def host_posts(request: Request):
     w, who, gid = await require_game(request)
     try:
-        data = await run_in_threadpool(_host_posts, w, gid, lang_of(request))
+        data = await _db(_host_posts, w, gid, lang_of(request))
     except NoGame:
         raise HTTPException(404) from None
     return render(request, "host_posts.html", {**data, "csrf": host_csrf(w, who.token)})
@@ -663,7 +676,7 @@ async def host_log(request: Request):
         with w.host.reading(gid) as (row, g):
             return lines, views.host_game(row, g, lang_of(request))
     try:
-        lines, head = await run_in_threadpool(work)
+        lines, head = await _db(work)
     except NoGame:
         raise HTTPException(404) from None
     return render(request, "host_log.html", {"lines": lines, "g": head,
@@ -679,7 +692,7 @@ def _export_response(data: dict, gid: int) -> Response:
 async def host_export(request: Request):
     w, _who, gid = await require_game(request)
     try:
-        data = await run_in_threadpool(w.host.export, gid)
+        data = await _db(w.host.export, gid)
     except NoGame:
         raise HTTPException(404) from None
     return _export_response(data, gid)
@@ -697,7 +710,7 @@ async def public_export(request: Request):
                 raise NoGame("", "")
         return w.host.export(gid)
     try:
-        data = await run_in_threadpool(work)
+        data = await _db(work)
     except NoGame:
         raise HTTPException(404) from None
     return _export_response(data, gid)
@@ -713,7 +726,7 @@ async def host_live(request: Request):
         except NoGame:
             raise AccessDenied() from None
     try:
-        await run_in_threadpool(fingerprint)
+        await _db(fingerprint)
     except AccessDenied:
         raise HTTPException(404) from None
     return StreamingResponse(w.live.stream(gid, fingerprint), media_type="text/event-stream",
@@ -817,7 +830,7 @@ def host_command(name: str):
         w, who, form = await host_form(request, gid)
         lang = lang_of(request)
         try:
-            done, where = await run_in_threadpool(fn, w, gid, form, lang, who)
+            done, where = await _db(fn, w, gid, form, lang, who)
         except NoGame:
             raise HTTPException(404) from None
         except Refused as e:

@@ -1,7 +1,8 @@
 """Whole games by random legal moves: the demo, the soak tests and the benchmarks.
 
 The random player draws each move from the engine's legal-move generator
-(``Game.legal_targets``, the one behind ``Game.legal_moves``) and records it as ``submit``
+(``Game.random_legal_targets``: one of ``Game.legal_targets``, the list behind
+``Game.legal_moves``) and records it as ``submit``
 would, so a simulated game is a real game with a real event log; nothing is tried and
 refused.
 """
@@ -48,7 +49,7 @@ def play_phase(g: Game, rng: random.Random) -> None:
     by_phase = g.rules.by_phase
     phase = s.phase
     why_not_actor = g.why_not_actor
-    legal_targets = g.legal_targets
+    draw = g.random_legal_targets
     for p in s.order:
         abilities = by_phase[p.role][phase]
         if not abilities or (not p.alive and not any(ab.while_dead for ab in abilities)):
@@ -56,9 +57,9 @@ def play_phase(g: Game, rng: random.Random) -> None:
         for ab in abilities:
             if rnd() < 0.1 or why_not_actor(p, ab) is not None:
                 continue
-            legal = legal_targets(p, ab)
-            if legal:
-                g.record(p, ab, legal[int(rnd() * len(legal))])
+            ts = draw(p, ab, rnd)
+            if ts is not None:
+                g.record(p, ab, ts)
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

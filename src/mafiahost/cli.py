@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from . import cli_balance
 from .engine.errors import Refused, RulesetError
 
 
@@ -162,7 +163,7 @@ def _opts(pairs):
 
 
 def cmd_game(args) -> int:
-    from .host import parse_roles
+    from .host import parse_bots, parse_roles
     h = _host(args)
     sub = args.game_cmd
     if sub == "new":
@@ -172,7 +173,8 @@ def cmd_game(args) -> int:
                        mafia=args.mafia, seed=args.seed, name=args.name or "",
                        lang=args.lang or "ru", fmt=args.format or "plain",
                        accept_warnings=args.accept_warnings,
-                       owner=h.host_id(args.owner) if args.owner else None)
+                       owner=h.host_id(args.owner) if args.owner else None,
+                       bots=parse_bots(args.bots, players) if args.bots else None)
         if args.deadline:
             h.set_deadline(d.game_id, args.deadline)
         return _done(d)
@@ -238,6 +240,11 @@ def _show_text(info, lang) -> str:
     if not info["over"]:
         lines.append(("Ещё не походили: " if ru else "Have not acted yet: ")
                      + (", ".join(info["not_acted"]) or "—"))
+        if info.get("questions"):
+            lines.append(("Ждут ответа на вопрос: " if ru else "Questions awaiting an answer: ")
+                         + ", ".join(f"№{q['id']} {q['name']}" for q in info["questions"])
+                         + (" (mafiahost answer ID ИГРОК №ВОПРОСА ОТВЕТ)" if ru else
+                            " (mafiahost answer ID PLAYER QUESTION ANSWER)"))
         if info["phase"] == "day":
             lines.append(("Ещё не проголосовали: " if ru else "Have not voted yet: ")
                          + (", ".join(info["not_voted"]) or "—"))
@@ -374,7 +381,11 @@ def cmd_export(args) -> int:
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.output:
         from pathlib import Path
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        try:
+            Path(args.output).write_text(text + "\n", encoding="utf-8")
+        except OSError as e:
+            raise Refused(f"Не могу записать файл {args.output}: {e.strerror or e}.",
+                          f"Cannot write the file {args.output}: {e.strerror or e}.") from None
         _out(f"Игра №{args.id} сохранена в {args.output}. / Game {args.id} written to "
              f"{args.output}.")
     else:
@@ -499,6 +510,8 @@ def _host_parsers(sub) -> None:
                         "single under ten players in classic); what the rules forbid stays "
                         "refused")
     q.add_argument("--owner", help="the host account that owns it (mafiahost host add)")
+    q.add_argument("--bots", help='seats played by bots: "Глеб=sensible,Дина=random" (their '
+                                  'moves are sent when each phase opens)')
     q = gs.add_parser("demo", parents=[db], help="a ready-to-play demo game to try commands")
     q.add_argument("--ruleset", default="gemini")
     q.add_argument("--players", type=int, default=12)
@@ -562,8 +575,9 @@ def _host_parsers(sub) -> None:
     p = sub.add_parser("verify", help="check an exported game: commitment, deal, every roll")
     p.add_argument("file")
     p.add_argument("--lang", choices=("ru", "en"), help="language (default: the game's)")
-    from . import cli_hosts
+    from . import cli_hosts, cli_questions
     cli_hosts.register(sub, db)
+    cli_questions.register(sub, db)
     p = sub.add_parser("serve", parents=[db], help="the web app for the host and the players")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=8000)
@@ -598,22 +612,38 @@ def main(argv=None) -> int:
     p.add_argument("--mafia", type=int, help="number of mafia (vanilla)")
     p.add_argument("--max-phases", type=int, default=200)
     _host_parsers(sub)
+    balance_commands = cli_balance.register(sub)
     args = ap.parse_args(argv)
     try:
         return {"rulesets": cmd_rulesets, "roles": cmd_roles, "scenario": cmd_scenario,
                 "run": cmd_run, "demo": cmd_demo, **HOST_COMMANDS,
-                **_cli_hosts().COMMANDS}[args.cmd](args)
+                **_cli_hosts().COMMANDS, **_cli_questions().COMMANDS,
+                **balance_commands}[args.cmd](args)
     except (Refused, RulesetError) as e:
         _out(str(e))
         return 2
     except _store_error() as e:
         _out(str(e))
         return 2
+    except _db_error() as e:          # outside a command's own handling: still a sentence
+        from .store import db_error_sentence
+        _out(db_error_sentence(e))
+        return 2
+
+
+def _cli_questions():
+    from . import cli_questions
+    return cli_questions
 
 
 def _cli_hosts():
     from . import cli_hosts
     return cli_hosts
+
+
+def _db_error():
+    from sqlalchemy.exc import DBAPIError
+    return DBAPIError
 
 
 def _store_error():

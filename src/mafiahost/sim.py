@@ -32,34 +32,47 @@ def play_phase(g: Game, rng: random.Random) -> None:
     players' own generator, not the game's dice."""
     s = g.state
     alive = s.living()
-    n = len(alive)
     rnd = rng.random
     if s.phase == "day":
-        day = g.rules.day
-        aa = day.against_all == "every_day" or (day.against_all == "first_day" and s.number == 1)
+        aa = against_all_today(g)
         for p in alive:
-            r = rnd()
-            if r < 0.05:
-                continue
-            target = "against_all" if aa and r < 0.1 else alive[int(rnd() * n)].name
-            try:
-                g.vote(p.name, target)
-            except Refused:
-                pass
-    by_phase = g.rules.by_phase
-    phase = s.phase
-    why_not_actor = g.why_not_actor
-    draw = g.random_legal_targets
+            random_vote(g, p, alive, aa, rnd)
     for p in s.order:
-        abilities = by_phase[p.role][phase]
-        if not abilities or (not p.alive and not any(ab.while_dead for ab in abilities)):
+        random_moves(g, p, rnd)
+
+
+def against_all_today(g: Game) -> bool:
+    day = g.rules.day
+    return day.against_all == "every_day" or (day.against_all == "first_day"
+                                              and g.state.number == 1)
+
+
+def random_vote(g: Game, p, alive: list, aa: bool, rnd) -> None:
+    """The random player's vote: none 5% of the time, 'against all' 5% when allowed,
+    else a uniformly random living player."""
+    r = rnd()
+    if r < 0.05:
+        return
+    target = "against_all" if aa and r < 0.1 else alive[int(rnd() * len(alive))].name
+    try:
+        g.vote(p.name, target)
+    except Refused:
+        pass
+
+
+def random_moves(g: Game, p, rnd) -> None:
+    """The random player's moves this phase: each usable ability 90% of the time, on
+    targets drawn uniformly from the legal ones (``Game.random_legal_targets``, one of
+    ``Game.legal_targets``)."""
+    abilities = g.rules.by_phase[p.role][g.state.phase]
+    if not abilities or (not p.alive and not any(ab.while_dead for ab in abilities)):
+        return
+    for ab in abilities:
+        if rnd() < 0.1 or g.why_not_actor(p, ab) is not None:
             continue
-        for ab in abilities:
-            if rnd() < 0.1 or why_not_actor(p, ab) is not None:
-                continue
-            ts = draw(p, ab, rnd)
-            if ts is not None:
-                g.record(p, ab, ts)
+        ts = g.random_legal_targets(p, ab, rnd)
+        if ts is not None:
+            g.record(p, ab, ts)
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

@@ -292,6 +292,14 @@ class Author:
     like: str | None = None
 
 
+def _near_form(typed: str, word: str) -> bool:
+    """Is ``typed`` a small edit away from a declined form of ``word`` (a transliteration
+    that is spelled a little differently: «Котофараона» for «KotPharaon»)?"""
+    lim = close_limit(word)
+    return bool(lim) and any(OSA.distance(typed, x, score_cutoff=lim) <= lim
+                             for x in _forms(word))
+
+
 def close_limit(word: str) -> int:
     """How many edits a spelling may be off and still be read as ``word``."""
     n = len(word)
@@ -496,8 +504,7 @@ class Roster:
             seats = set()
             for k, seat in self._latin:
                 cyr = _words(to_cyrillic(self._orig[k]))
-                if len(cyr) == n and all(_word_matches(t, w) or OSA.distance(t, w) <= 1
-                                         and len(w) >= 4
+                if len(cyr) == n and all(_word_matches(t, w) or _near_form(t, w)
                                          for t, w in zip(typed, cyr, strict=True)):
                     seats.add(seat)
             m = self._tier(text, seats, "translit")

@@ -121,3 +121,4 @@ def test_a_latin_nick_spelled_a_little_differently_in_cyrillic():
                                                                           "translit")
     assert r.target("Шадоу").seat == "Shadow"
     assert r.target("Шлем").seat is None
+    assert Roster(["Костян", "Инна"]).target("Костю").seat == "Костян"   # both Константин

@@ -147,7 +147,7 @@ def test_absent_and_excused_name_living_players():
     players = {"Анна": "doctor", "Борис": "black_doctor", "Вера": "boss", "Глеб": "civilian",
                "Дина": "civilian", "Егор": "civilian"}
     for key in ("excused", "absent"):
-        def data(names):
+        def data(names, key=key):
             return {"ruleset": "gemini", "players": players, "script": [
                 {"night": 1, "actions": [["Борис", "kill", "Глеб"]],
                  "expect": {"eliminated": ["Глеб"]}},
@@ -163,7 +163,8 @@ def test_an_answer_to_a_question_to_the_host_is_one_event_type_old_names_still_m
     get an ``answer`` event; files written with the old names (``check_result`` with a
     ``question``, ``question_answer``) still match (scenario.RENAMED_EVENTS)."""
     seen = {}
-    for path in ("niichavo/n26_lucky_questions.yaml", "musketeers/m49_dice_question_same_night.yaml",
+    for path in ("niichavo/n26_lucky_questions.yaml",
+                 "musketeers/m49_dice_question_same_night.yaml",
                  "musketeers/m49b_dice_question_forced_where_rolled.yaml"):
         rep = run_file(ROOT / "scenarios" / path)
         assert rep.ok, rep.failures

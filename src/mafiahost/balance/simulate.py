@@ -146,7 +146,10 @@ def play(setup: Setup, policy: str, seed: int, lean: bool = True,
 
 
 def play_game(g: Game, pol, rng: random.Random, max_phases: int = 200) -> Outcome:
+    """Play ``g`` to its end (or ``max_phases``); survival is counted by the role each
+    player was dealt (a sergeant who became the commissar's heir is still a sergeant)."""
     s = g.state
+    dealt = tuple(p.role for p in s.order)
     phases = days = 0
     while not s.over and phases < max_phases:
         if s.phase == "day":
@@ -155,8 +158,8 @@ def play_game(g: Game, pol, rng: random.Random, max_phases: int = 200) -> Outcom
             pol.moves(g, p.name, rng)
         g.resolve()
         phases += 1
-    return Outcome(tuple(s.winners or ()), tuple(p.role for p in s.order),
-                   tuple(p.alive for p in s.order), phases, days, bool(s.over))
+    return Outcome(tuple(s.winners or ()), dealt, tuple(p.alive for p in s.order), phases,
+                   days, bool(s.over))
 
 
 # ---- tallies --------------------------------------------------------------------------

@@ -51,6 +51,14 @@ ACCESS = {
     "/host/games/{gid:int}/live": ({"GET", "HEAD"}, "game host"),
     **{f"/host/games/{{gid:int}}/{c}": ({"POST"}, "game host") for c in webapp.COMMANDS},
     "/static": (None, "static"),
+    # the player API (web/api.py): the token in the path, or as a bearer header
+    "/api/openapi.json": ({"GET", "HEAD"}, "public"),
+    "/api/p/{token}": ({"GET", "HEAD"}, "api_player"),
+    "/api/p/{token}/act": ({"POST"}, "api_player"),
+    "/api/p/{token}/vote": ({"POST"}, "api_player"),
+    "/api/me": ({"GET", "HEAD"}, "api_bearer"),
+    "/api/me/act": ({"POST"}, "api_bearer"),
+    "/api/me/vote": ({"POST"}, "api_bearer"),
 }
 
 NAMES_B = ["Олег", "Пётр", "Рита", "Соня", "Тимур", "Ульяна"]
@@ -248,6 +256,10 @@ def expected_get(world, who: str, tok: str | None, rule: str, url: str,
         return 200 if tok and url.startswith(f"/p/{tok}") else 404
     if rule == "bearer":
         return 200 if tok and bearer else 404
+    if rule == "api_player":
+        return 200 if tok and url == f"/api/p/{tok}" else 404
+    if rule == "api_bearer":
+        return 200 if tok and bearer else 401
     raise AssertionError(rule)
 
 
@@ -285,7 +297,8 @@ def test_every_get_route_as_every_user(world, kind):
                 check_clean(r, forbidden, f"{who} GET {path}")
                 continue
             for url in urls_for(path, world, tok):
-                for bearer in ([False, True] if rule == "bearer" else [False]):
+                for bearer in ([False, True] if rule in ("bearer", "api_bearer")
+                               else [False]):
                     headers = {"authorization": f"Bearer {tok or 'x' * 32}"} \
                         if bearer else None
                     r = get(c, url, headers)
@@ -293,8 +306,10 @@ def test_every_get_route_as_every_user(world, kind):
                     check_clean(r, forbidden, where)
                     want = expected_get(world, who, tok, rule, url, bearer)
                     assert r.status_code == want, (where, r.status_code, want)
-                    if want == 404:
+                    if want == 404 and not rule.startswith("api"):
                         assert "Страница не найдена" in r.text, where
+                    if rule.startswith("api") and want == 200:
+                        assert r.json()["seat"] == seat, where
                     if rule in ("player", "bearer") and want == 200 and \
                             not url.endswith("/live"):
                         assert f"<h1>{seat}" in r.text, where
@@ -377,8 +392,10 @@ def test_every_post_route_refuses_everyone_without_the_right_credential(world):
                     # a bearer request with a made-up token
                     r5 = c.post(url, data=form, headers={"authorization": "Bearer " + "x" * 32})
                     assert r5.status_code == 404, (who, url)
-                assert r.status_code in (403, 404), (who, url, r.status_code)
-                assert r2.status_code in (403, 404), (who, url, r2.status_code)
+                # the API takes JSON only: a form is refused (415), or the token (401/404)
+                refused = (401, 403, 404, 415) if rule.startswith("api") else (403, 404)
+                assert r.status_code in refused, (who, url, r.status_code)
+                assert r2.status_code in refused, (who, url, r2.status_code)
                 after = (_revs(world), _links(world), len(world["host"].host_accounts()))
                 assert after == before, (who, url)
 
@@ -535,3 +552,23 @@ def test_secrets_are_stored_only_as_hashes(world):
             assert t not in dump
     for t in list(world["links_a"].values()) + list(world["links_b"].values()):
         assert t not in dump
+
+
+def test_null_origin_is_refused_unless_the_browser_vouches_same_origin(world):
+    """``Origin: null`` (a sandboxed frame, a data: page) is refused; a browser posting
+    our own form from a no-referrer page sends it too, but with ``Sec-Fetch-Site:
+    same-origin``, which no page can forge. ``Sec-Fetch-Site: cross-site`` is refused."""
+    c = world["clients"]["owner A"]
+    a = world["a"]
+    csrf = host_csrf_of(world, "owner A")
+    url, form = f"/host/games/{a}/deadline", {"csrf": csrf, "when": "2032-01-01 21:00"}
+    before = _revs(world)
+    for headers in ({"origin": "null"},
+                    {"origin": "null", "sec-fetch-site": "cross-site"},
+                    {"sec-fetch-site": "cross-site"},
+                    {"sec-fetch-site": "same-site"},
+                    {"origin": "https://evil.example", "sec-fetch-site": "same-origin"}):
+        assert c.post(url, data=form, headers=headers).status_code == 403, headers
+    assert _revs(world) == before
+    r = c.post(url, data=form, headers={"origin": "null", "sec-fetch-site": "same-origin"})
+    assert r.status_code == 303 and _revs(world)[0] == before[0] + 1

@@ -163,7 +163,7 @@ def _opts(pairs):
 
 
 def cmd_game(args) -> int:
-    from .host import parse_roles
+    from .host import parse_bots, parse_roles
     h = _host(args)
     sub = args.game_cmd
     if sub == "new":
@@ -173,7 +173,8 @@ def cmd_game(args) -> int:
                        mafia=args.mafia, seed=args.seed, name=args.name or "",
                        lang=args.lang or "ru", fmt=args.format or "plain",
                        accept_warnings=args.accept_warnings,
-                       owner=h.host_id(args.owner) if args.owner else None)
+                       owner=h.host_id(args.owner) if args.owner else None,
+                       bots=parse_bots(args.bots, players) if args.bots else None)
         if args.deadline:
             h.set_deadline(d.game_id, args.deadline)
         return _done(d)
@@ -375,7 +376,11 @@ def cmd_export(args) -> int:
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.output:
         from pathlib import Path
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        try:
+            Path(args.output).write_text(text + "\n", encoding="utf-8")
+        except OSError as e:
+            raise Refused(f"Не могу записать файл {args.output}: {e.strerror or e}.",
+                          f"Cannot write the file {args.output}: {e.strerror or e}.") from None
         _out(f"Игра №{args.id} сохранена в {args.output}. / Game {args.id} written to "
              f"{args.output}.")
     else:
@@ -500,6 +505,8 @@ def _host_parsers(sub) -> None:
                         "single under ten players in classic); what the rules forbid stays "
                         "refused")
     q.add_argument("--owner", help="the host account that owns it (mafiahost host add)")
+    q.add_argument("--bots", help='seats played by bots: "Глеб=sensible,Дина=random" (their '
+                                  'moves are sent when each phase opens)')
     q = gs.add_parser("demo", parents=[db], help="a ready-to-play demo game to try commands")
     q.add_argument("--ruleset", default="gemini")
     q.add_argument("--players", type=int, default=12)
@@ -611,11 +618,20 @@ def main(argv=None) -> int:
     except _store_error() as e:
         _out(str(e))
         return 2
+    except _db_error() as e:          # outside a command's own handling: still a sentence
+        from .store import db_error_sentence
+        _out(db_error_sentence(e))
+        return 2
 
 
 def _cli_hosts():
     from . import cli_hosts
     return cli_hosts
+
+
+def _db_error():
+    from sqlalchemy.exc import DBAPIError
+    return DBAPIError
 
 
 def _store_error():

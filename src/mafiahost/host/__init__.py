@@ -19,7 +19,8 @@ family, each a mixin of ``Host``:
 - ``votes`` — votes by hand, imported from a thread, counted;
 - ``phases`` — resolve, posts, private messages, cards, preview, undo, the log;
 - ``links`` — the web app's keys and the players' links;
-- ``exchange`` — export, import, verify.
+- ``exchange`` — export, import, verify;
+- ``bots`` — seats played by bots (``agents.bots``), their moves sent when a phase opens.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from .core import (
     parse_time,
     post_key,
 )
+from .bots import BotCommands, parse_bots
 from .exchange import ExchangeCommands, VerifyReport, verify
 from .links import LinkCommands
 from .moves import MoveCommands
@@ -59,12 +61,13 @@ from .votes import VoteCommands
 
 
 class Host(SetupCommands, MoveCommands, VoteCommands, PhaseCommands, LinkCommands,
-           ExchangeCommands, HostBase):
+           ExchangeCommands, BotCommands, HostBase):
     """Every host command (see the family modules)."""
 
 
 __all__ = ["ABSTAIN", "AGAINST_ALL", "FORMAT", "FORMAT_VERSION", "PAUSE_ENV", "SEED_LIMIT",
            "AccessDenied", "Done", "GameCache", "Host", "HostError", "NoGame", "VerifyReport",
            "apply_op", "can_use", "commitment", "event_list", "format_event", "is_late",
-           "new_seed", "new_token", "not_acted", "not_voted", "parse_roles", "parse_time",
+           "new_seed", "new_token", "not_acted", "not_voted", "parse_bots", "parse_roles",
+           "parse_time",
            "post_key", "verify"]

@@ -8,7 +8,6 @@ import json
 import os
 import secrets
 import threading
-import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,11 +23,16 @@ from ..store import (
     GameRow,
     ImportedPostRow,
     Store,
+    StoreError,
+    db_error_sentence,
     event_from_json,
     event_to_json,
     open_store,
 )
 from ..store import normalize as normalize_event
+from ..store import (
+    test_pause as _test_pause,
+)
 
 FORMAT = "mafiahost-game"
 FORMAT_VERSION = 1
@@ -338,7 +342,26 @@ class HostBase:
         The game comes from the cache when its revision is the one just locked (else it is
         rebuilt from the events); it goes back to the cache under the new revision only
         after the commit. ``guard(session, row, game)`` runs first inside the transaction
-        and may refuse."""
+        and may refuse.
+
+        A database connection lost before the commit (a dropped PostgreSQL connection, a
+        restarted server) rolled everything back: the command runs once more on a fresh
+        connection. A second loss, a loss during the commit itself (whether it committed
+        is then unknown) or any other database failure is a ``StoreError`` sentence."""
+        from sqlalchemy.exc import DBAPIError
+        state = {"committing": False}
+        try:
+            return self._command_once(game_id, kind, args, fn, guard, state)
+        except DBAPIError as e:
+            if not e.connection_invalidated or state["committing"]:
+                raise StoreError(db_error_sentence(e, state["committing"])) from None
+        state["committing"] = False
+        try:
+            return self._command_once(game_id, kind, args, fn, guard, state)
+        except DBAPIError as e:
+            raise StoreError(db_error_sentence(e, state["committing"])) from None
+
+    def _command_once(self, game_id, kind, args, fn, guard, state) -> Done:
         entry = None
         try:
             with self.store.locked(game_id) as (s, row):
@@ -363,6 +386,7 @@ class HostBase:
                     _test_pause(kind)
                     g.events[n0:] = new           # as they read back from the database
                     done.events = new
+                state["committing"] = True        # leaving the block commits
             self.cache.put(game_id, rev, g)
             return done
         except LookupError:
@@ -505,16 +529,6 @@ def post_key(p) -> str:
 def _select_keys(game_id: int):
     from sqlalchemy import select
     return select(ImportedPostRow.post_key).where(ImportedPostRow.game_id == game_id)
-
-
-def _test_pause(kind: str) -> None:
-    if os.environ.get(PAUSE_ENV) != kind:
-        return
-    path = os.environ.get(PAUSE_ENV + "_FILE")
-    if path:
-        with open(path, "w") as f:
-            f.write(str(os.getpid()))
-    time.sleep(float(os.environ.get(PAUSE_ENV + "_SECONDS", "60")))
 
 
 def event_list(g: Game) -> list[dict]:

@@ -57,7 +57,8 @@ class PhaseCommands(HostBase):
             now = "over" if st.over else f"{st.phase} {st.number}"
             return Done(game_id, _say(la, f"Фаза «{label}» завершена; сейчас: {now}.",
                                       f"Phase '{label}' resolved; now: {now}."), text)
-        return self._command(game_id, "resolve", {}, fn)
+        done = self._command(game_id, "resolve", {}, fn)
+        return self._with_bots(done, lang)         # the new phase's bot moves (host/bots.py)
 
     @staticmethod
     def _reveal(row: GameRow) -> dict:

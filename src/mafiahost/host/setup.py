@@ -42,14 +42,15 @@ class SetupCommands(HostBase):
     def new_game(self, ruleset: str, players: list[str], *, roles=None, options=None,
                  mafia: int | None = None, seed: int | None = None, name: str = "",
                  lang: str = "ru", fmt: str = "plain", owner: int | None = None,
-                 accept_warnings: bool = False) -> Done:
+                 accept_warnings: bool = False, bots: dict | None = None) -> Done:
         """Deal (or take the host's ``roles``) and store a new game; returns its start post.
 
         ``roles`` is a list in seating order or a dict name -> role id; ``owner`` the host
         account that owns the game (the web app: the logged-in host). A seating that goes
         against the seed's recommendations (a single under ten players in classic) is
         refused with the warning unless ``accept_warnings``; what the seed forbids is
-        always refused."""
+        always refused. ``bots`` ({seat: "random" | "sensible"}) seats bots that send
+        their moves when each phase opens (``host/bots.py``)."""
         players = [p.strip() for p in players if p.strip()]
         if not players:
             raise HostError("Не указаны игроки: --players \"Анна,Борис,...\".",
@@ -58,6 +59,9 @@ class SetupCommands(HostBase):
             validate_names(players)
         except NameRefused as e:
             raise HostError(e.ru, e.en) from None
+        if bots:
+            from .bots import parse_bots
+            bots = parse_bots(",".join(f"{k}={v}" for k, v in bots.items()), players)
         options = dict(options or {})
         try:
             rules = load(ruleset, options or None)
@@ -88,7 +92,8 @@ class SetupCommands(HostBase):
             Store.add_command(s, row.id, "new",
                               {"players": players, "roles": bool(roles), "mafia": mafia,
                                "options": options,
-                               **({"accept_warnings": True} if accept_warnings else {})},
+                               **({"accept_warnings": True} if accept_warnings else {}),
+                               **({"bots": bots} if bots else {})},
                               [["start", [list(x) for x in seating]]], 0, evs)
             if owner is not None:
                 from ..store.accounts import set_owner
@@ -98,10 +103,11 @@ class SetupCommands(HostBase):
         self.cache.put(gid, 0, g)
         from ..render import posts
         post = posts.start_post(g, c, lang=lang, fmt=fmt)
-        return Done(gid, _say(lang, f"Игра №{gid} создана: {rules.title_ru}, "
+        done = Done(gid, _say(lang, f"Игра №{gid} создана: {rules.title_ru}, "
                                     f"{len(players)} игроков.",
                               f"Game {gid} created: {rules.title_en}, {len(players)} players."),
                     post, evs, {"commitment": c})
+        return self._with_bots(done, lang) if bots else done
 
     def list_games(self) -> list[dict]:
         from sqlalchemy import select

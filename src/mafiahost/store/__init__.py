@@ -50,8 +50,9 @@ from .models import (
 
 __all__ = ["HEAD", "Base", "CommandRow", "EventRow", "GameHostRow", "GameRow",
            "HostAccountRow", "HostSessionRow", "ImportedPostRow",
-           "PlayerLinkRow", "Store", "VoteRecordRow", "WebKeyRow", "database_url",
-           "event_from_json", "event_to_json", "now_iso", "open_store"]
+           "PlayerLinkRow", "Store", "StoreError", "VoteRecordRow", "WebKeyRow",
+           "database_url", "db_error_sentence", "event_from_json", "event_to_json",
+           "now_iso", "open_store"]
 
 DEFAULT_FILE = "mafiahost.db"
 HEAD = "0003"       # the latest migration; tests check it is the Alembic head
@@ -59,7 +60,34 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 
 class StoreError(Exception):
-    """A database that cannot be used (bad URL, unreachable server): a sentence."""
+    """A database that cannot be used (bad URL, unreachable server, a lost connection, a
+    full disk): a sentence."""
+
+
+def db_error_sentence(e: Exception, committing: bool = False) -> str:
+    """One sentence for a database failure, Russian / English. It names the kind of
+    failure only: never the statement or its parameters (nor the driver's full text)."""
+    orig = getattr(e, "orig", e)
+    text = str(orig).lower()
+    if "full" in text or "no space" in text or "disk i/o" in text:
+        return ("Диск или база данных переполнены: ничего не записано. Освободите место и "
+                "повторите. / The disk or the database is full: nothing was written. Free "
+                "some space and try again.")
+    if committing:
+        return ("Связь с базой данных прервалась во время записи: не известно, записана ли "
+                "команда — посмотрите game show и повторите её, если нужно. / The "
+                "connection to the database broke while committing: whether the command was "
+                "stored is unknown — look at game show and repeat it if needed.")
+    if getattr(e, "connection_invalidated", False) or "connect" in text or \
+            "terminat" in text or "closed" in text:
+        return ("База данных недоступна (связь прервалась дважды): ничего не изменено, "
+                "повторите позже. / The database cannot be reached (the connection broke "
+                "twice): nothing was changed; try again later.")
+    if "locked" in text or "busy" in text:
+        return ("База данных занята другой записью: ничего не изменено, повторите. / The "
+                "database is busy with another write: nothing was changed; try again.")
+    return (f"База данных отказала ({type(orig).__name__}): ничего не изменено. / The "
+            f"database failed ({type(orig).__name__}): nothing was changed.")
 
 
 def now_iso() -> str:
@@ -298,6 +326,21 @@ def _sqlite_transactions(engine: Engine, wal: bool = True) -> None:
     def _begin(conn):
         conn.exec_driver_sql("BEGIN IMMEDIATE" if getattr(_IMMEDIATE, "on", False)
                              else "BEGIN")
+
+
+def test_pause(kind: str) -> None:
+    """The crash tests' hook: with ``MAFIAHOST_TEST_PAUSE=<kind>`` the transaction of that
+    kind stops before its commit, writes the process id to ``MAFIAHOST_TEST_PAUSE_FILE``
+    and sleeps ``MAFIAHOST_TEST_PAUSE_SECONDS`` (the test kills it there)."""
+    if os.environ.get("MAFIAHOST_TEST_PAUSE") != kind:
+        return
+    path = os.environ.get("MAFIAHOST_TEST_PAUSE_FILE")
+    if path:                      # written whole, then renamed: never seen half-made
+        with open(path + ".tmp", "w") as f:
+            f.write(str(os.getpid()))
+        os.replace(path + ".tmp", path)
+    import time
+    time.sleep(float(os.environ.get("MAFIAHOST_TEST_PAUSE_SECONDS", "60")))
 
 
 _STORES: dict[str, Store] = {}

@@ -28,6 +28,11 @@ SESSION_HOURS = 12.0        # a session ends this long after login (MAFIAHOST_SE
 OWNER, COHOST = "owner", "cohost"
 
 
+def _pause(kind: str) -> None:
+    from . import test_pause
+    test_pause(kind)
+
+
 def digest(secret: str) -> str:
     """The SHA-256 (hex) under which a secret is stored."""
     return hashlib.sha256(secret.encode()).hexdigest()
@@ -112,6 +117,8 @@ def rotate_key(store, name: str) -> str:
         row.key_hash = digest(key)
         row.key_at = _iso(_now())
         s.execute(delete(HostSessionRow).where(HostSessionRow.account_id == row.id))
+        s.flush()
+        _pause("rotate")
     return key
 
 

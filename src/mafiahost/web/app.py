@@ -31,6 +31,7 @@ from urllib.parse import parse_qsl, quote, unquote
 import anyio
 import yaml
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -60,7 +61,7 @@ from ..host import (
 from ..rules import available
 from ..store import StoreError, open_store
 from ..store.accounts import digest, session_hours
-from . import views
+from . import api, views
 from .live import Live
 from .security import (
     FLASH_COOKIE,
@@ -130,6 +131,19 @@ class Who:
 
 # ---- request helpers -------------------------------------------------------------------------
 
+async def _db(fn, *args):
+    """``fn(*args)`` in a worker thread. A database connection found dead (a restarted or
+    dropped PostgreSQL connection: SQLAlchemy then discards the pool) is tried once more
+    on a new one; the host's commands retry inside their own transaction and never
+    surface such an error here, so nothing is done twice."""
+    try:
+        return await run_in_threadpool(fn, *args)
+    except DBAPIError as e:
+        if not e.connection_invalidated:
+            raise
+    return await run_in_threadpool(fn, *args)
+
+
 def web(request: Request) -> Web:
     return request.app.state.web
 
@@ -195,9 +209,18 @@ def not_found(*_):
 async def form_of(request: Request) -> dict:
     """The posted form, after the anti-forgery checks (403 on failure)."""
     origin = request.headers.get("origin")
-    if origin is not None:              # "null" too: a sandboxed frame, a data: page
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        raise HTTPException(403)        # the browser says: another site sent this
+    if origin == "null":
+        # a sandboxed frame or a data: page sends "null"; so does a browser posting our
+        # own form from a page with Referrer-Policy: no-referrer, but then it also says
+        # Sec-Fetch-Site: same-origin (a header no page can forge)
+        if site != "same-origin":
+            raise HTTPException(403)
+    elif origin is not None:
         host = request.headers.get("host", "")
-        if origin == "null" or origin.split("://", 1)[-1] != host:
+        if origin.split("://", 1)[-1] != host:
             raise HTTPException(403)
     out: dict[str, list[str]] = {}
     ctype = request.headers.get("content-type", "")
@@ -252,7 +275,7 @@ async def require_host(request: Request, gid: int | None = None) -> tuple[Web, W
     that game (404 otherwise: another host's game looks like one that does not exist)."""
     w = web(request)
     tok = request.cookies.get(HOST_COOKIE)
-    hit = await run_in_threadpool(_session, w, tok, gid) if tok else None
+    hit = await _db(_session, w, tok, gid) if tok else None
     if hit is None:
         raise HTTPException(403)
     if gid is not None and hit[2] is None:
@@ -313,7 +336,7 @@ def _with_seat(w: Web, token: str, fn):
 async def home(request: Request):
     w = web(request)
     tok = request.cookies.get(HOST_COOKIE)
-    is_host = bool(tok) and await run_in_threadpool(w.host.session_of, tok) is not None
+    is_host = bool(tok) and await _db(w.host.session_of, tok) is not None
     return render(request, "home.html", {"is_host": is_host})
 
 
@@ -334,12 +357,12 @@ async def login(request: Request):
     form = await form_of(request)
     if not same(one(form, "csrf"), request.cookies.get(LOGIN_COOKIE)):
         raise HTTPException(403)
-    hit = await run_in_threadpool(w.host.login, one(form, "key"))
+    hit = await _db(w.host.login, one(form, "key"))
     if hit is None:
         return await login_page(request, error=True, status=403)
     old = request.cookies.get(HOST_COOKIE)
     if old:                              # one browser, one session
-        await run_in_threadpool(w.host.logout, old)
+        await _db(w.host.logout, old)
     resp = redirect(request, "/host")
     resp.set_cookie(HOST_COOKIE, hit[0], httponly=True, samesite="lax",
                     secure=request.url.scheme == "https",
@@ -349,7 +372,7 @@ async def login(request: Request):
 
 async def logout(request: Request):
     w, who, _ = await host_form(request)
-    await run_in_threadpool(w.host.logout, who.token)
+    await _db(w.host.logout, who.token)
     resp = redirect(request, "/")
     resp.delete_cookie(HOST_COOKIE)
     return resp
@@ -370,7 +393,7 @@ async def player(request: Request):
     w, token = web(request), token_of(request)
     lang = lang_of(request)
     try:
-        data = await run_in_threadpool(
+        data = await _db(
             _with_seat, w, token, lambda gid, seat, _c: _player_page(w, token, gid, seat, lang))
     except AccessDenied:
         raise HTTPException(404) from None
@@ -418,7 +441,7 @@ async def player_post(request: Request, kind: str):
                            guard=check, source="web")
 
     try:
-        done = await run_in_threadpool(_with_seat, w, token, command)
+        done = await _db(_with_seat, w, token, command)
     except AccessDenied:
         raise HTTPException(404) from None
     except Refused as e:
@@ -426,7 +449,7 @@ async def player_post(request: Request, kind: str):
         if request.headers.get("accept") == "application/json" or bearer(request):
             return JSONResponse({"ok": False, "error": msg}, status_code=409)
         try:
-            data = await run_in_threadpool(
+            data = await _db(
                 _with_seat, w, token,
                 lambda gid, seat, _c: _player_page(w, token, gid, seat, lang))
         except AccessDenied:
@@ -456,7 +479,7 @@ async def player_live(request: Request):
                 return gid, views.player_fingerprint(g, seat)
         return _with_seat(w, token, look)
     try:
-        gid, _ = await run_in_threadpool(fingerprint)
+        gid, _ = await _db(fingerprint)
     except AccessDenied:
         raise HTTPException(404) from None
     return StreamingResponse(w.live.stream(gid, lambda: fingerprint()[1]),
@@ -480,7 +503,7 @@ async def host_home(request: Request):
         mine = w.host.hosted_games(who.account)
         games = [dict(x, role=mine[x["id"]]) for x in w.host.list_games() if x["id"] in mine]
         return games
-    games = await run_in_threadpool(work)
+    games = await _db(work)
     return render(request, "host_games.html", {"games": games,
                                                "csrf": host_csrf(w, who.token),
                                                "rulesets": w.rulesets, "who": who})
@@ -508,7 +531,7 @@ def links_page(request: Request, w: Web, who: Who, gid: int, made: dict[str, str
 
 async def show_links(request, w, who, gid, made, message):
     names, page = links_page(request, w, who, gid, made, message)
-    return page(await run_in_threadpool(names))
+    return page(await _db(names))
 
 
 async def host_create(request: Request):
@@ -534,7 +557,7 @@ async def host_create(request: Request):
     glang = one(form, "lang", "ru")
     fmt = one(form, "fmt", "plain")
     try:
-        done = await run_in_threadpool(
+        done = await _db(
             lambda: w.host.new_game(one(form, "ruleset"), players, roles=roles,
                                     options=options, mafia=mafia, seed=seed,
                                     name=one(form, "name")[:200],
@@ -542,7 +565,7 @@ async def host_create(request: Request):
                                     fmt=fmt if fmt in ("plain", "bbcode") else "plain",
                                     owner=who.account,
                                     accept_warnings=one(form, "accept_warnings") == "1"))
-        made = await run_in_threadpool(w.host.links, done.game_id)
+        made = await _db(w.host.links, done.game_id)
     except (Refused, RulesetError) as e:
         msg = refusal(lang, e) if isinstance(e, Refused) else str(e)
         return redirect(request, "/host", ("err", msg))
@@ -563,7 +586,7 @@ def _host_game(w: Web, gid: int, lang: str) -> dict:
 async def host_game(request: Request):
     w, who, gid = await require_game(request)
     try:
-        data = await run_in_threadpool(_host_game, w, gid, lang_of(request))
+        data = await _db(_host_game, w, gid, lang_of(request))
     except NoGame:
         raise HTTPException(404) from None
     return render(request, "host_game.html", {"g": data, "csrf": host_csrf(w, who.token),
@@ -579,7 +602,7 @@ async def host_preview(request: Request):
         with w.host.reading(gid) as (row, g):
             return data, views.host_game(row, g, lang)
     try:
-        data, head = await run_in_threadpool(work)
+        data, head = await _db(work)
     except NoGame:
         raise HTTPException(404) from None
     except Refused as e:
@@ -626,7 +649,7 @@ def _host_posts(w: Web, gid: int, lang: str) -> dict:
 async def host_posts(request: Request):
     w, who, gid = await require_game(request)
     try:
-        data = await run_in_threadpool(_host_posts, w, gid, lang_of(request))
+        data = await _db(_host_posts, w, gid, lang_of(request))
     except NoGame:
         raise HTTPException(404) from None
     return render(request, "host_posts.html", {**data, "csrf": host_csrf(w, who.token)})
@@ -640,7 +663,7 @@ async def host_log(request: Request):
         with w.host.reading(gid) as (row, g):
             return lines, views.host_game(row, g, lang_of(request))
     try:
-        lines, head = await run_in_threadpool(work)
+        lines, head = await _db(work)
     except NoGame:
         raise HTTPException(404) from None
     return render(request, "host_log.html", {"lines": lines, "g": head,
@@ -656,7 +679,7 @@ def _export_response(data: dict, gid: int) -> Response:
 async def host_export(request: Request):
     w, _who, gid = await require_game(request)
     try:
-        data = await run_in_threadpool(w.host.export, gid)
+        data = await _db(w.host.export, gid)
     except NoGame:
         raise HTTPException(404) from None
     return _export_response(data, gid)
@@ -674,7 +697,7 @@ async def public_export(request: Request):
                 raise NoGame("", "")
         return w.host.export(gid)
     try:
-        data = await run_in_threadpool(work)
+        data = await _db(work)
     except NoGame:
         raise HTTPException(404) from None
     return _export_response(data, gid)
@@ -690,7 +713,7 @@ async def host_live(request: Request):
         except NoGame:
             raise AccessDenied() from None
     try:
-        await run_in_threadpool(fingerprint)
+        await _db(fingerprint)
     except AccessDenied:
         raise HTTPException(404) from None
     return StreamingResponse(w.live.stream(gid, fingerprint), media_type="text/event-stream",
@@ -781,7 +804,7 @@ def host_command(name: str):
         w, who, form = await host_form(request, gid)
         lang = lang_of(request)
         try:
-            done, where = await run_in_threadpool(fn, w, gid, form, lang, who)
+            done, where = await _db(fn, w, gid, form, lang, who)
         except NoGame:
             raise HTTPException(404) from None
         except Refused as e:
@@ -808,7 +831,12 @@ async def http_error(request: Request, exc: HTTPException):
 
 
 async def store_error(request: Request, exc: Exception):
-    """The database cannot be reached (after the command's one retry): a sentence, 503."""
+    """The database cannot be reached (after the command's one retry): a sentence, 503.
+    The log gets the kind of failure only, never the statement, its parameters or a
+    path (a path may hold a player's token)."""
+    import logging
+    orig = getattr(exc, "orig", exc)
+    logging.getLogger("mafiahost.web").warning("database failure: %s", type(orig).__name__)
     t = TEXTS[lang_of(request)]
     return render(request, "error.html", {"message": t["db_unavailable"], "code": 503},
                   status=503, flash=())
@@ -857,6 +885,7 @@ def routes() -> list:
     ]
     for name in COMMANDS:
         r.append(Route(f"/host/games/{{gid:int}}/{name}", host_command(name), methods=["POST"]))
+    r += api.routes()                  # the player API (web/api.py)
     r.append(Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"))
     return r
 
@@ -879,7 +908,7 @@ def create_app(db: str | None = None, *, host: Host | None = None,
         routes=routes(),
         middleware=[Middleware(SecurityHeaders)],
         exception_handlers={HTTPException: http_error, StoreError: store_error,
-                            Exception: server_error},
+                            DBAPIError: store_error, Exception: server_error},
         lifespan=_lifespan,
     )
     app.state.web = Web(host, public_url or os.environ.get("MAFIAHOST_PUBLIC_URL"))

@@ -1,0 +1,432 @@
+"""A PettingZoo AEC environment for every rule set: ``mafiahost.agents.env(ruleset=…)``.
+
+Agents are the seats (their names). A phase is played in rounds: every seat with a legal
+move or vote this phase takes a turn in seating order; a turn sends one move or vote, or
+passes (action 0). A seat votes at most once a phase here (a forum's vote changes are not
+offered); a seat that sent something comes round again (at most ``turns`` turns a phase);
+one that passed, or has nothing left, is done for the phase. When everybody is
+done the engine resolves the phase and the next one opens. Seats stay agents until the
+game ends (the dead may still act where the rules say so), then every agent is terminated
+with its reward: +1 when its faction (or, for a single, its role) is among the winners, -1
+otherwise, 0 for all when nobody won; a game longer than ``max_phases`` is truncated.
+
+The observation is a dict: ``observation`` (a float32 vector, layout in ``docs/agents.md``)
+made only from the events the seat was told, and ``action_mask`` (int8) of the legal
+actions (``Codec``) — the engine's ``Game.legal_moves`` and vote check. ``env.observe_json(
+agent)`` gives the same JSON observation as the player API.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..engine.errors import Refused
+from ..engine.events import PUBLIC
+from ..engine.game import Game
+from ..rules import load
+from ..rules.setup import deal
+from ..sim import NAMES
+from .codec import PASS, Codec
+from .observation import legal_votes
+from .observation import observation as json_observation
+
+MAX_NUMBER = 50.0
+
+
+class Board:
+    """The public part of every seat's vector (phase, who is alive, roles revealed at
+    elimination, this day's votes), read once from the public events, and the private
+    events handed to the seats they are addressed to: each event is read once."""
+
+    def __init__(self, env: MafiaEnv):
+        self.env = env
+        self.seen = 0
+        L = env.layout
+        n = env.codec.n
+        self.alive = np.ones(n, dtype=np.float32)
+        self.revealed = np.zeros(n * len(env.role_index), dtype=np.float32)
+        self.votes = np.zeros(n * (n + 2), dtype=np.float32)
+        self.n = n
+        self.L = L
+
+    def sync(self) -> None:
+        env = self.env
+        evs = env.game.events
+        if self.seen == len(evs):
+            return
+        si = env.codec.seat_index
+        know = env.knowledge
+        n = self.n
+        for e in evs[self.seen:]:
+            a = e.audience
+            if a != PUBLIC:
+                if a != "host":
+                    for seat in a:
+                        k = know.get(seat)
+                        if k is not None:
+                            k.pending.append(e)
+                continue
+            t, d = e.type, e.data
+            if t == "vote":
+                j = si.get(d.get("voter"))
+                k_ = env.codec.vote_index.get(d.get("target"))
+                if j is not None and k_ is not None:
+                    row = j * (n + 2)
+                    self.votes[row:row + n + 2] = 0.0
+                    self.votes[row + k_ - 1] = 1.0
+            elif t == "vote_withdrawn":
+                j = si.get(d.get("voter"))
+                if j is not None:
+                    self.votes[j * (n + 2):(j + 1) * (n + 2)] = 0.0
+            elif t == "phase_started":
+                self.votes[:] = 0.0
+            elif t == "eliminated":
+                j = si.get(d.get("player"))
+                if j is not None:
+                    self.alive[j] = 0.0
+                    ri = env.role_index.get(d.get("role"))
+                    if ri is not None:
+                        self.revealed[j * len(env.role_index) + ri] = 1.0
+            elif t == "revived":
+                j = si.get(d.get("player"))
+                if j is not None:
+                    self.alive[j] = 1.0
+        self.seen = len(evs)
+
+
+class Knowledge:
+    """What one seat has been told, as the observation vector: the public part from the
+    ``Board``, the private part from the events addressed to the seat."""
+
+    def __init__(self, env: MafiaEnv, seat: str):
+        self.env = env
+        self.seat = seat
+        self.pending: list = []
+        L = env.layout
+        self.vec = np.zeros(L["size"], dtype=np.float32)
+        self.me = env.codec.seat_index[seat]
+        self.vec[L["self"] + self.me] = 1.0
+        self.role: str | None = None
+        self.faction: str | None = None
+        self.last_move_phase = None
+        n, r = env.codec.n, len(env.role_index)
+        self.kr = slice(L["known_role"], L["known_role"] + n * r)
+        self.al = slice(L["alive"], L["alive"] + n)
+        self.vo = slice(L["votes"], L["votes"] + n * (n + 2))
+
+    def _set_role(self, role: str, faction: str | None = None) -> None:
+        env, L, v = self.env, self.env.layout, self.vec
+        if self.role is not None and self.role in env.role_index:
+            v[L["role"] + env.role_index[self.role]] = 0.0
+        if self.faction is not None and self.faction in env.faction_index:
+            v[L["faction"] + env.faction_index[self.faction]] = 0.0
+        self.role = role
+        self.faction = faction or env.rules.roles[role].faction
+        v[L["role"] + env.role_index[role]] = 1.0
+        if self.faction in env.faction_index:
+            v[L["faction"] + env.faction_index[self.faction]] = 1.0
+        self._know_role(self.me, role)
+
+    def _know_role(self, j: int, role) -> None:
+        ri = self.env.role_index.get(role)
+        if ri is not None:
+            L = self.env.layout
+            self.vec[L["known_role"] + j * len(self.env.role_index) + ri] = 1.0
+
+    def _know_faction(self, j: int, faction) -> None:
+        fi = self.env.faction_index.get(faction)
+        if fi is not None:
+            L = self.env.layout
+            self.vec[L["known_faction"] + j * len(self.env.faction_index) + fi] = 1.0
+
+    def update(self) -> np.ndarray:
+        """The seat's vector now (a new array)."""
+        env = self.env
+        g = env.game
+        board = env.board
+        board.sync()
+        seat = self.seat
+        si = env.codec.seat_index
+        if self.role is None:                         # the role card, dealt at the start
+            self._set_role(g.events[0].data["players"][self.me][1])
+        for e in self.pending:
+            t, d = e.type, e.data
+            if t == "action":
+                if d.get("actor") == seat:
+                    self.last_move_phase = e.phase
+            elif t == "role_changed":
+                if d.get("player") == seat:
+                    self._set_role(d["role"])
+            elif t in ("recruited", "faction_changed"):
+                if d.get("player") == seat:
+                    self._set_role(self.role, d.get("faction"))
+            elif t == "team":
+                for m in d.get("members", ()):
+                    if m in si:
+                        self._know_faction(si[m], d.get("faction"))
+            elif t == "check_result":
+                j = si.get(d.get("target"))
+                r = d.get("result")
+                if j is not None and isinstance(r, str):
+                    if r in env.role_index:
+                        self._know_role(j, r)
+                    elif r in env.faction_index:
+                        self._know_faction(j, r)
+            elif t == "visitor_known":
+                j = si.get(d.get("visitor"))
+                if j is not None and d.get("role"):
+                    self._know_role(j, d["role"])
+        self.pending.clear()
+        L = env.layout
+        st = g.state
+        v = self.vec.copy()
+        v[self.al] = board.alive
+        v[self.vo] = board.votes
+        np.maximum(v[self.kr], board.revealed, out=v[self.kr])
+        v[L["phase"]] = 1.0 if st.phase == "night" else 0.0
+        v[L["phase"] + 1] = 1.0 if st.phase == "day" else 0.0
+        v[L["number"]] = min(st.number / MAX_NUMBER, 1.0)
+        v[L["over"]] = 1.0 if st.over else 0.0
+        v[L["sent"]] = 1.0 if self.last_move_phase == g.label else 0.0
+        return v
+
+
+class MafiaEnv(AECEnv):
+    """One game of a rule set as a PettingZoo AEC environment (see the module's text)."""
+
+    metadata = {"name": "mafiahost_v1", "render_modes": ["ansi", "human"],
+                "is_parallelizable": False}
+
+    def __init__(self, ruleset: str = "vanilla", players=12, seed: int | None = None,
+                 options: dict | None = None, mafia: int | None = None,
+                 max_phases: int = 200, turns: int = 4, render_mode: str | None = None):
+        super().__init__()
+        self.rules = load(ruleset, options)
+        if isinstance(players, int):
+            names = NAMES[:players] if players <= len(NAMES) else \
+                [f"P{i + 1}" for i in range(players)]
+        else:
+            names = [str(p) for p in players]
+        self.possible_agents = list(names)
+        self.agents = list(names)
+        self.mafia = mafia
+        self.max_phases = max_phases
+        self.turns = turns
+        self.render_mode = render_mode
+        self._first_seed = 0 if seed is None else int(seed)
+        self._next_seed = self._first_seed
+        self.codec = Codec(self.rules, names)
+        self.role_index = {r: i for i, r in enumerate(sorted(self.rules.roles))}
+        self.faction_index = {f: i for i, f in enumerate(sorted(self.rules.factions))}
+        n, r, f = len(names), len(self.role_index), len(self.faction_index)
+        layout = {}
+        pos = 0
+        for key, size in (("phase", 2), ("number", 1), ("over", 1), ("self", n),
+                          ("alive", n), ("role", r), ("faction", f), ("known_role", n * r),
+                          ("known_faction", n * f), ("votes", n * (n + 2)), ("sent", 1)):
+            layout[key] = pos
+            pos += size
+        layout["size"] = pos
+        self.layout = layout
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, shape=(pos,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8)})
+        self.observation_spaces = {a: obs_space for a in names}
+        self.action_spaces = {a: spaces.Discrete(self.codec.size) for a in names}
+        self.game: Game | None = None
+        by_phase = self.rules.by_phase
+        dead_acts = {r for r, ph in by_phase.items()
+                     if any(ab.while_dead for abs_ in ph.values() for ab in abs_)}
+        self._dead_acts = dead_acts
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ---- the game ----------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._next_seed = int(seed)
+        gseed = self._next_seed
+        self._next_seed += 1
+        self.seed_used = gseed
+        names = self.possible_agents
+        self.game = Game(self.rules, deal(self.rules, names, gseed, self.mafia), seed=gseed)
+        self.agents = list(names)
+        self.rewards = {a: 0 for a in names}
+        self._cumulative_rewards = {a: 0 for a in names}
+        self.terminations = {a: False for a in names}
+        self.truncations = {a: False for a in names}
+        self.infos = {a: {} for a in names}
+        self.knowledge = {a: Knowledge(self, a) for a in names}
+        self.board = Board(self)
+        self.voted = set()
+        self.phases = 0
+        self._mask_cache: tuple | None = None
+        self._mask_made: tuple | None = None
+        self._open_phase()
+
+    def _has_something(self, seat: str) -> bool:
+        moves, votes = self.legal_of(seat)
+        return bool(moves or votes)
+
+    def legal_of(self, seat: str):
+        """(legal moves, legal votes) of ``seat`` now (cached until the next event)."""
+        g = self.game
+        key = (seat, len(g.events), g.state.idx)
+        c = self._mask_cache
+        if c is not None and c[0] == key:
+            return c[1]
+        val = (g.legal_moves(seat), [] if seat in self.voted else legal_votes(g, seat))
+        self._mask_cache = (key, val)
+        return val
+
+    def _open_phase(self) -> None:
+        """Queue the seats that have something to do; resolve phases nobody acts in."""
+        g = self.game
+        while True:
+            if g.state.over:
+                self._finish()
+                return
+            if self.phases >= self.max_phases:
+                self._finish(truncated=True)
+                return
+            self.voted: set[str] = set()
+            self.turns_left = {}
+            self.queue = []
+            for a in self.possible_agents:
+                p = g.state.players[a]
+                if p.alive or p.role in self._dead_acts:
+                    self.queue.append(a)
+                    self.turns_left[a] = self.turns
+            self._skip_idle()
+            if self.queue:
+                self.agent_selection = self.queue[0]
+                return
+            g.resolve()
+            self.phases += 1
+
+    def _skip_idle(self) -> None:
+        while self.queue and not self._has_something(self.queue[0]):
+            self.queue.pop(0)
+
+    def _finish(self, truncated: bool = False) -> None:
+        st = self.game.state
+        winners = set(st.winners)
+        for a in self.agents:
+            p = st.players[a]
+            if truncated:
+                r = 0
+            elif not winners:
+                r = 0
+            else:
+                r = 1 if (p.faction in winners or p.role in winners) else -1
+            self.rewards[a] = r
+            if truncated:
+                self.truncations[a] = True
+            else:
+                self.terminations[a] = True
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.queue = []
+        self.agent_selection = self.agents[0]
+
+    def step(self, action) -> None:
+        a = self.agent_selection
+        if self.terminations[a] or self.truncations[a]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[a] = 0
+        g = self.game
+        self.infos[a] = {}
+        done = True
+        kind = self.codec.decode(action) if action is not None else ("pass",)
+        if kind[0] != "pass":
+            a_ = int(action)
+            mask = self._mask(a)
+            if not 0 <= a_ < self.codec.size or not mask[a_]:
+                self.infos[a] = {"refused": "not a legal action now; taken as a pass"}
+            else:
+                try:
+                    if kind[0] == "vote":
+                        g.vote(a, kind[1])
+                    else:
+                        g.submit(a, kind[1], kind[2])
+                    done = False
+                except Refused as e:       # never for a masked action; kept as a pass
+                    self.infos[a] = {"refused": e.en}
+        if kind[0] == "vote" and not done:
+            self.voted.add(a)
+        self.queue.pop(0)
+        self.turns_left[a] -= 1
+        if not done and self.turns_left[a] > 0:
+            self.queue.append(a)
+        self._skip_idle()
+        if self.queue:
+            self.agent_selection = self.queue[0]
+        else:
+            g.resolve()
+            self.phases += 1
+            self._open_phase()
+            if g.state.over or self.phases >= self.max_phases:
+                self._accumulate_rewards()      # the only rewards: at the end
+
+    # ---- what a seat sees ----------------------------------------------------------------
+    def _mask(self, agent: str) -> np.ndarray:
+        """The action mask (a new array; the legal actions of the seat whose turn it is,
+        all zero for the others)."""
+        g = self.game
+        if g.state.over or self.terminations[agent] or self.truncations[agent] \
+                or agent != self.agent_selection:
+            return np.zeros(self.codec.size, dtype=np.int8)
+        key = (agent, len(g.events), g.state.idx)
+        c = self._mask_made
+        if c is not None and c[0] == key:
+            return c[1].copy()
+        mask = np.zeros(self.codec.size, dtype=np.int8)
+        moves, votes = self.legal_of(agent)
+        vi = self.codec.vote_index
+        idx = [PASS] + [vi[t] for t in votes]
+        if moves:
+            idx += self.codec.moves(moves)
+        mask[idx] = 1
+        self._mask_made = (key, mask)
+        return mask.copy()
+
+    def observe(self, agent):
+        vec = self.knowledge[agent].update()
+        return {"observation": vec, "action_mask": self._mask(agent)}
+
+    def observe_json(self, agent: str, texts: bool = False) -> dict:
+        """The same observation as the player API gives (``docs/agents.md``)."""
+        return json_observation(self.game, agent, texts=texts)
+
+    def render(self):
+        g = self.game
+        if g is None:
+            return None
+        st = g.state
+        line = f"{st.phase} {st.number}: " + ", ".join(
+            f"{p.name}{'' if p.alive else '†'}" for p in st.order)
+        if self.render_mode == "human":
+            print(line)
+            return None
+        return line
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(**kw) -> MafiaEnv:
+    return MafiaEnv(**kw)
+
+
+def env(**kw):
+    """``env(ruleset=…, players=…, seed=…)``: the AEC environment with PettingZoo's
+    order-enforcing wrapper (as PettingZoo's own environments are given)."""
+    e = raw_env(**kw)
+    return wrappers.OrderEnforcingWrapper(e)

@@ -1,0 +1,294 @@
+"""The hidden-information check: does an observation hold anything its seat may not see?
+
+Written from the rules, not from the engine's audiences: ``TOLD`` says, for every kind of
+event the rules ever tell a player, who is told (everyone; the player a result is for; the
+members of a team; the two sides of a meeting …), reading the event's own fields and the
+true state of the game at that moment (roles, factions, who acted on whom), never the
+event's ``audience``. Every other kind of event (dice, statuses, the host's records of
+blocks, saves, redirects, schedules …) is told to no player. On top of the events, the check
+looks at the rest of the observation: the seat's own role and side, who is alive (as the
+public posts say), the legal moves (the seat's own abilities), and no replay-only or
+secret field (``_…``, the seed).
+
+``violations(game, seat, obs)`` lists every breach in words (empty: the observation is
+clean); ``python -m mafiahost.agents.hidden`` plays games through the environment and checks
+every seat's observation at every phase (``.ci/run`` runs it with 1,000 games a rule set).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from .observation import event_record
+
+# events the rules announce to everyone (the morning and vote posts)
+PUBLIC_KINDS = {
+    "phase_started", "vote", "eliminated", "game_over", "replaced", "revived", "jailed",
+    "released", "vote_lost", "vote_count", "vote_cancelled", "tie", "no_lynch",
+    "acquitted", "executed_by", "held", "vote_switched", "duel", "duel_declined",
+    "duel_vote", "hunt", "tie_blocked", "tie_broken", "tie_rule", "takes_voters",
+    "envelope", "killer_order_done", "will_read", "blood_written",
+    "blood_tie", "trip", "vote_withdrawn",
+}
+# the fields a public event must not carry
+NEVER_PUBLIC_FIELDS = {"vote_switched": ("by",)}
+
+# results told to the one player named in ``to``
+TO_KINDS = {
+    "check_result", "answer", "attacked", "bonus", "bottle_found", "coins_changed",
+    "commissar_gone", "copy_result", "hermit_copied", "imagined", "item_gained",
+    "item_spent", "journalist_result", "passed_out", "poisoned", "question_answer",
+    "question_granted", "recruit_failed", "redirect_failed", "redirect_set", "shot_failed",
+    "vest_hit", "visitor_known", "watch_result", "action_gained", "curse_lifted", "cursed",
+    "recruit_attempt", "witness_result",
+}
+# told to a group: the director's group (niichavo) learns its new leader
+GROUP_KINDS = {"heir"}
+
+
+class Truth:
+    """The true game as it stood when each event happened: roles, factions, and the
+    moves of the current phase (who aimed at whom, and where redirects and swaps sent
+    them)."""
+
+    def __init__(self, g):
+        first = g.events[0].data
+        self.rules = g.rules
+        self.role = {n: r for n, r in first["players"]}
+        self.faction = {n: g.rules.roles[r].faction for n, r in first["players"]}
+        self.acted: dict[str, set] = {}     # seat -> targets of its moves this phase
+        self.public_alive = {n: True for n, _ in first["players"]}
+        self.status: dict[tuple, object] = {}
+
+    def apply(self, e) -> None:
+        t, d = e.type, e.data
+        if t == "role_changed":
+            self.role[d["player"]] = d["role"]
+            self.faction[d["player"]] = self.rules.roles[d["role"]].faction
+        elif t in ("recruited", "faction_changed"):
+            self.faction[d["player"]] = d["faction"]
+        elif t == "phase_started":
+            self.acted = {}
+        elif t == "status":
+            self.status[(d["player"], d["status"])] = d.get("value")
+        elif t == "action":
+            self.acted.setdefault(d["actor"], set()).update(d.get("targets") or ())
+        elif t == "redirected":          # the move lands on another player
+            self.acted.setdefault(d["player"], set()).add(d.get("onto"))
+        elif t == "swap_set":            # each does the other's move (niichavo's troll)
+            a, b = d["players"]
+            both = self.acted.get(a, set()) | self.acted.get(b, set())
+            self.acted[a] = set(both)
+            self.acted[b] = set(both)
+
+    def member(self, seat: str, faction) -> bool:
+        return self.faction.get(seat) == faction
+
+
+def entitled(truth: Truth, seat: str, e) -> str | None:
+    """None when the rules tell ``seat`` the event ``e``; else why not, in words."""
+    t, d = e.type, e.data
+    if t in PUBLIC_KINDS:
+        if t == "eliminated" and "role" in d and not truth.rules.reveal_roles:
+            return "an eliminated player's role, in a game that does not reveal roles"
+        for f in NEVER_PUBLIC_FIELDS.get(t, ()):
+            if f in d:
+                return f"the hidden field '{f}' of a public {t}"
+        return None
+    ok = False
+    to = d.get("to")
+    if t in GROUP_KINDS:
+        ok = to == seat or truth.status.get((seat, "in_group")) == d.get("was")
+    elif t in TO_KINDS:
+        ok = to == seat
+    elif t == "team":                   # each member (at the start, or on recruitment)
+        ok = seat in d.get("members", ()) and to in (None, seat)
+    elif t == "action":
+        ok = d.get("actor") == seat
+    elif t == "action_withdrawn":
+        ok = seat in (d.get("actor"), d.get("by"))
+    elif t == "role_changed":           # the player; a clan's new boss: the clan too
+        fac = truth.rules.factions.get(truth.faction.get(d.get("player")))
+        ok = d.get("player") == seat or (fac is not None and fac.knows_members
+                                          and truth.member(seat, fac.id))
+    elif t == "faction_changed":
+        ok = d.get("player") == seat
+    elif t == "recruited":              # the recruit, his recruiter and the team he joins
+        ok = d.get("player") == seat or truth.member(seat, d.get("faction")) \
+            or d.get("player") in truth.acted.get(seat, ())
+    elif t == "turned":                 # the vampire's victim and the vampire
+        ok = seat == to or d.get("player") in truth.acted.get(seat, ())
+    elif t == "interrogation_result":   # the cop who asked and his fellow cops
+        ok = seat == to or truth.member(seat, truth.faction.get(to))
+    elif t == "treasury_changed":       # the clan's members
+        ok = truth.member(seat, d.get("clan"))
+    elif t in ("met", "town_mafia"):
+        ok = seat in (d.get("players") or d.get("members") or ())
+    elif t == "caught":                 # the one caught and the trap's owner
+        ok = seat in (to, d.get("owner"))
+    elif t == "order_taken":            # the one hired and the customer
+        ok = seat in (to, d.get("customer"))
+    elif t == "stolen":                 # the thief, and the victim when he lost something
+        ok = seat == to or (seat == d.get("victim") and (d.get("item") or d.get("coins")))
+    elif t == "wounded":                # announced (no ``to``), or the wounded and his doctor
+        ok = "to" not in d or seat == d.get("player") \
+            or d.get("player") in truth.acted.get(seat, ())
+    elif t == "killer_order":           # announced (``by`` a seat), or the one who ordered
+        if d.get("by") in truth.role:   # and the killers (``by`` his role)
+            ok = True
+        else:
+            ok = d.get("target") in truth.acted.get(seat, ()) \
+                or truth.role.get(seat) == "killer"
+    else:
+        return f"a '{t}' event, which the rules tell no player"
+    return None if ok else f"a '{t}' event meant for others"
+
+
+def _walk(x, path, out) -> None:
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if isinstance(k, str) and (k.startswith("_") or k in ("seed", "salt")):
+                out.append(f"the secret field '{path}{k}'")
+            _walk(v, f"{path}{k}.", out)
+    elif isinstance(x, list):
+        for v in x:
+            _walk(v, path, out)
+
+
+class SeatCheck:
+    """Checks one seat's observations as the game goes on: the true game is followed
+    event by event, once; each check reads the events that came since the last one."""
+
+    def __init__(self, g, seat: str):
+        self.g = g
+        self.seat = seat
+        self.truth = Truth(g)
+        self.i = 0          # true events followed so far
+        self.j = 0          # told events matched so far
+
+    def check(self, obs: dict) -> list[str]:
+        g, seat, truth = self.g, self.seat, self.truth
+        out: list[str] = []
+        if obs.get("seat") != seat:
+            out.append(f"the observation is of seat {obs.get('seat')!r}, not {seat!r}")
+        told = obs.get("events", [])
+        j = self.j
+        events = g.events
+        for e in events[self.i:]:
+            if j < len(told) and event_record(e) == told[j]:
+                why = entitled(truth, seat, e)
+                if why is not None:
+                    out.append(f"event {j} ({e.phase}): {why}")
+                j += 1
+            truth.apply(e)
+            if e.type == "eliminated":
+                truth.public_alive[e.data["player"]] = False
+            elif e.type == "revived":
+                truth.public_alive[e.data["player"]] = True
+        self.i = len(events)
+        self.j = j
+        if j < len(told):
+            out.append(f"event {j} and later: not events of this game, or out of order")
+        role = obs.get("role", {})
+        if role.get("id") != truth.role.get(seat):
+            out.append(f"the role shown ({role.get('id')}) is not the seat's own")
+        elif role.get("faction", {}).get("id") != truth.faction.get(seat):
+            out.append("the side shown is not the seat's own")
+        mine = set(g.rules.roles[truth.role[seat]].abilities) if seat in truth.role else set()
+        for m in obs.get("legal", {}).get("moves", ()):
+            if m.get("ability") not in mine:
+                out.append(f"a legal move of an ability the seat does not have "
+                           f"({m.get('ability')})")
+        for p in obs.get("players", ()):
+            want = truth.public_alive.get(p.get("seat"))
+            if set(p) - {"seat", "name", "alive"}:
+                out.append(f"a field beyond seat, name and alive about {p.get('seat')}")
+            if want is not None and p.get("alive") != want:
+                out.append(f"whether {p.get('seat')} is alive, which no post has said")
+        _walk(obs, "", out)
+        return out
+
+
+def violations(g, seat: str, obs: dict) -> list[str]:
+    """Every piece of ``obs`` (an observation of ``seat`` in game ``g`` as it is now) that
+    the rules do not let ``seat`` see, in words; [] when there is none."""
+    return SeatCheck(g, seat).check(obs)
+
+
+# ---- the run: games through the environment -------------------------------------------------
+
+def run(rulesets, games: int, players: int = 12) -> dict:
+    """Play ``games`` games a rule set through the environment with random agents. Every
+    phase, every seat's observation is checked (its role, side, legal moves, who is alive,
+    its fields); at the end of each game every seat's whole observation, with every event
+    it was told (the events only grow, so the last one holds them all), is checked from the
+    start. Returns counts per rule set."""
+    import random
+
+    from .env import raw_env
+    from .observation import observation
+    report = {}
+    for r in rulesets:
+        env = raw_env(ruleset=r, players=players)
+        checked = bad = 0
+        first_bad = None
+
+        def look(chk, g, seat, full, s):
+            nonlocal checked, bad, first_bad
+            checked += 1
+            obs = observation(g, seat, texts=False, events=None if full else [])
+            v = chk.check(obs)
+            if v:
+                bad += 1
+                first_bad = first_bad or [s, seat, v[:3]]
+        for s in range(games):
+            rng = random.Random(s)
+            env.reset(seed=s)
+            g = env.game
+            checks = {seat: SeatCheck(g, seat) for seat in env.possible_agents}
+            label = None
+            while env.agents:
+                a = env.agent_selection
+                if env.terminations[a] or env.truncations[a]:
+                    env.step(None)
+                    continue
+                if g.state.idx != label:
+                    label = g.state.idx
+                    for seat, chk in checks.items():
+                        look(chk, g, seat, False, s)
+                mask = env.observe(a)["action_mask"]
+                legal = mask.nonzero()[0]
+                env.step(int(legal[int(rng.random() * len(legal))]))
+            for seat in env.possible_agents:
+                look(SeatCheck(g, seat), g, seat, True, s)
+        report[r] = {"games": games, "observations": checked, "violations": bad,
+                     "first": first_bad}
+    return report
+
+
+def main(argv=None) -> int:
+    from ..rules import available
+    ap = argparse.ArgumentParser(description="Check that no observation holds what its "
+                                             "seat may not see.")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--players", type=int, default=12)
+    ap.add_argument("--ruleset", nargs="*")
+    a = ap.parse_args(argv)
+    bad = 0
+    for r in a.ruleset or available():
+        t = time.perf_counter()
+        rep = run([r], a.games, a.players)[r]
+        bad += rep["violations"]
+        print(f"{r:14} {rep['games']} games, {rep['observations']} observations checked, "
+              f"{rep['violations']} with a leak ({time.perf_counter() - t:.1f} s)"
+              + (f"; first: {json.dumps(rep['first'], ensure_ascii=False)}"
+                 if rep["first"] else ""))
+        sys.stdout.flush()
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

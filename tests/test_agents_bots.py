@@ -1,0 +1,148 @@
+"""Bots: random and sensible for every rule set; the host seats them (``--bots``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mafiahost.agents import get_bot
+from mafiahost.agents.bots import Known, kind_of, play_game
+from mafiahost.cli import main
+from mafiahost.engine.day import legal_votes
+from mafiahost.rules import available
+from mafiahost.sim import new_random_game
+
+
+@pytest.mark.parametrize("ruleset", available())
+@pytest.mark.parametrize("bot", ["random", "sensible"])
+def test_bots_finish_games_of_every_rule_set_with_legal_moves_only(ruleset, bot):
+    for seed in range(3):
+        g = new_random_game(ruleset, 12, seed)
+        b = get_bot(bot)
+        rng = random.Random(seed)
+        phases = 0
+        while not g.state.over and phases < 200:
+            for p in g.state.order:
+                legal = set(g.legal_moves(p.name))
+                votes = set(legal_votes(g, p))
+                for item in b.plan(g, p.name, rng):
+                    if item[0] == "vote":
+                        assert item[1] in votes
+                    else:
+                        assert (item[1], tuple(item[2])) in legal
+                b.moves(g, p.name, rng)
+            g.resolve()
+            phases += 1
+        assert g.state.over or phases == 200
+
+
+def _sensible_games(ruleset, n=15):
+    for seed in range(n):
+        g = new_random_game(ruleset, 12, seed)
+        bots = {p.name: get_bot("sensible") for p in g.state.order}
+        # watch every choice against what the seat knew when it chose
+        rng = random.Random(seed)
+        phases = 0
+        while not g.state.over and phases < 100:
+            for p in g.state.order:
+                k = Known(g, p.name)
+                plan = bots[p.name].plan(g, p.name, rng)
+                yield g, p, k, plan
+                bots[p.name].moves(g, p.name, random.Random(seed * 1000 + phases))
+            g.resolve()
+            phases += 1
+
+
+@pytest.mark.parametrize("ruleset", ["vanilla", "classic", "gemini", "antem"])
+def test_sensible_killers_protectors_checkers_and_voters(ruleset):
+    seen = set()
+    for g, p, k, plan in _sensible_games(ruleset):
+        own = k.mates | {p.name}
+        for item in plan:
+            if item[0] == "vote":
+                if k.side != "town" and k.mates:
+                    assert item[1] not in own, (p.name, item)       # mafia: a non-member
+                    seen.add("mafia vote")
+                elif k.guilty & {q.name for q in g.state.order if q.alive}:
+                    assert item[1] in k.guilty or item[1] not in g.state.players
+                    seen.add("guilty vote")
+                continue
+            ab = g.rules.abilities[f"{p.role}.{item[1]}"]
+            kind, ts = kind_of(ab), set(item[2])
+            if kind == "kill":
+                assert not ts & own, (p.name, item)
+                seen.add("kill")
+            elif kind == "protect":
+                others = any(ts2 for a2, ts2 in g.legal_moves(p.name)
+                             if a2 == ab.id and p.name not in ts2)
+                if others:
+                    assert p.name not in ts
+                    seen.add("protect")
+            elif kind == "check":
+                fresh = [ts2 for a2, ts2 in g.legal_moves(p.name)
+                         if a2 == ab.id and not set(ts2) & (k.checked | own)]
+                if fresh:
+                    assert not ts & (k.checked | own), (p.name, item)
+                    seen.add("check")
+    assert "kill" in seen and "mafia vote" in seen
+    if ruleset != "vanilla":
+        assert {"protect", "check"} <= seen
+
+
+def test_sensible_mafia_beats_random_mafia_in_vanilla():
+    wins = {}
+    for name in ("random", "sensible"):
+        w = 0
+        for seed in range(30):
+            g = new_random_game("vanilla", 9, seed)
+            bots = {p.name: get_bot("sensible" if p.faction == "mafia" else "random")
+                    if name == "sensible" else get_bot("random") for p in g.state.order}
+            play_game(g, bots, seed)
+            w += "mafia" in g.state.winners
+        wins[name] = w
+    assert wins["sensible"] > wins["random"]
+
+
+def test_unknown_abilities_fall_back_to_random():
+    class Fake:
+        mechs = ()
+        effects = ()
+    assert kind_of(Fake()) is None
+    with pytest.raises(ValueError):
+        get_bot("genius")
+
+
+def test_host_seats_bots_and_sends_their_moves_when_a_phase_opens(tmp_path, capsys):
+    db = str(tmp_path / "g.db")
+    players = "Анна,Борис,Вера,Глеб,Дина,Егор,Жанна"
+    roles = "Анна=mafioso,Борис=mafioso,Вера=civilian,Глеб=civilian,Дина=civilian," \
+            "Егор=civilian,Жанна=civilian"
+    assert main(["game", "new", "vanilla", "--players", players, "--roles", roles,
+                 "--bots", "Анна=sensible,Глеб=random", "--seed", "5", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "Боты" in out
+    from mafiahost.host import Host
+    h = Host(db)
+    assert h.seat_bots(1) == {"Анна": "sensible", "Глеб": "random"}
+    _, g = h.load(1)
+    acts = [e for e in g.events if e.type == "action"]
+    assert len(acts) == 1 and acts[0].data["actor"] == "Анна"     # the mafia's shot
+    assert acts[0].data["targets"][0] not in ("Анна", "Борис")     # never at its own side
+    log = "\n".join(h.log(1))
+    assert "act" in log
+    assert main(["resolve", "1", "--db", db]) == 0
+    _, g = h.load(1)
+    assert g.state.phase == "day"
+    votes = {e.data["voter"] for e in g.events if e.type == "vote"}
+    alive = {p.name for p in g.state.order if p.alive}
+    assert votes == {"Анна", "Глеб"} & alive                       # the bots voted
+    # a bad --bots is refused with a sentence, and no game is made
+    assert main(["game", "new", "vanilla", "--players", players, "--bots", "Лев=sensible",
+                 "--db", db]) != 0
+    assert main(["game", "new", "vanilla", "--players", players, "--bots", "Анна=genius",
+                 "--db", db]) != 0
+    err = capsys.readouterr()
+    assert "Traceback" not in err.out + err.err
+    assert "Лев" in err.out + err.err and "genius" in err.out + err.err
+    assert len(h.list_games()) == 1

@@ -1,0 +1,150 @@
+"""The PettingZoo environment: PettingZoo's own tests for every rule set, the action
+encoding, observations made only of what the seat was told, rewards by faction."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from mafiahost.agents import env as make_env  # noqa: E402
+from mafiahost.agents.codec import Codec  # noqa: E402
+from mafiahost.agents.env import raw_env  # noqa: E402
+from mafiahost.rules import available, load  # noqa: E402
+
+RULESETS = available()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_pettingzoo_api_and_seed(ruleset):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")       # style hints (agent names, dict observations)
+        api_test(make_env(ruleset=ruleset, players=12, seed=3), num_cycles=400)
+        seed_test(lambda: make_env(ruleset=ruleset, players=12), num_cycles=400)
+
+
+def _random_game(e, seed):
+    rng = random.Random(seed)
+    e.reset(seed=seed)
+    steps = []
+    while e.agents:
+        a = e.agent_selection
+        if e.terminations[a] or e.truncations[a]:
+            e.step(None)
+            continue
+        mask = e.observe(a)["action_mask"]
+        legal = mask.nonzero()[0]
+        act = int(legal[int(rng.random() * len(legal))])
+        steps.append((a, act))
+        e.step(act)
+    return steps
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_move_kind_has_actions_and_round_trips(ruleset):
+    rules = load(ruleset)
+    seats = [f"S{i}" for i in range(9)]
+    c = Codec(rules, seats)
+    for ab in rules.abilities.values():
+        assert (ab.id, ab.targets) in c.block_of, ab.key
+        ts = tuple(seats[:ab.targets])
+        assert c.decode(c.move(ab.id, ts)) == ("move", ab.id, ts)
+    for t in seats + ["against_all", "abstain"]:
+        assert c.decode(c.vote(t)) == ("vote", t)
+    assert c.decode(0) == ("pass",)
+    with pytest.raises(ValueError):
+        c.decode(c.size)
+
+
+@pytest.mark.parametrize("ruleset", ["gemini", "niichavo", "singapore"])
+def test_mask_is_the_engines_legal_moves(ruleset):
+    e = raw_env(ruleset=ruleset, players=10)
+    rng = random.Random(5)
+    e.reset(seed=5)
+    seen = 0
+    while e.agents and seen < 150:
+        a = e.agent_selection
+        if e.terminations[a] or e.truncations[a]:
+            e.step(None)
+            continue
+        mask = e.observe(a)["action_mask"]
+        g = e.game
+        want = {e.codec.move(aid, ts) for aid, ts in g.legal_moves(a)}
+        if a not in e.voted:
+            want |= {e.codec.vote(t) for t in e.legal_of(a)[1]}
+        assert set(mask.nonzero()[0]) - {0} == want
+        legal = mask.nonzero()[0]
+        e.step(int(legal[int(rng.random() * len(legal))]))
+        seen += 1
+
+
+def test_two_target_moves_are_encoded():
+    rules = load("niichavo")
+    two = [ab for ab in rules.abilities.values() if ab.targets == 2]
+    assert two
+    c = Codec(rules, ["A", "B", "C"])
+    ab = two[0]
+    codes = {c.move(ab.id, (x, y)) for x in "ABC" for y in "ABC"}
+    assert len(codes) == 9
+
+
+def test_rewards_by_faction_at_the_end():
+    e = raw_env(ruleset="vanilla", players=7)
+    for seed in range(5):
+        totals = {a: 0 for a in e.possible_agents}
+        rng = random.Random(seed)
+        e.reset(seed=seed)
+        while e.agents:
+            a = e.agent_selection
+            obs, r, term, trunc, _ = e.last()
+            totals[a] += r
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            e.step(int(legal[int(rng.random() * len(legal))]))
+        st = e.game.state
+        assert st.over
+        for a in e.possible_agents:
+            p = st.players[a]
+            assert totals[a] == (1 if p.faction in st.winners else -1), (a, p.faction)
+
+
+def test_observations_differ_only_by_what_the_seat_was_told():
+    """Two seats see the same public events; a seat's vector has only its own role."""
+    e = raw_env(ruleset="vanilla", players=7)
+    e.reset(seed=1)
+    g = e.game
+    L = e.layout
+    for a in e.possible_agents:
+        v = e.observe(a)["observation"]
+        p = g.state.players[a]
+        roles = v[L["role"]:L["role"] + len(e.role_index)]
+        assert roles.sum() == 1 and roles[e.role_index[p.role]] == 1
+        kr = v[L["known_role"]:L["known_role"] + len(e.possible_agents) * len(e.role_index)]
+        kr = kr.reshape(len(e.possible_agents), len(e.role_index))
+        for j, b in enumerate(e.possible_agents):
+            if b != a:
+                assert kr[j].sum() == 0       # nobody's role is known at the start
+        kf = v[L["known_faction"]:L["known_faction"] + len(e.possible_agents)
+               * len(e.faction_index)].reshape(len(e.possible_agents), -1)
+        mates = {b for j, b in enumerate(e.possible_agents) if kf[j].sum()}
+        if p.faction == "mafia":
+            assert mates == {q.name for q in g.state.order if q.faction == "mafia"}
+        else:
+            assert mates == set()
+
+
+def test_the_json_observation_is_the_api_one():
+    e = raw_env(ruleset="gemini", players=10)
+    e.reset(seed=2)
+    a = e.agent_selection
+    obs = e.observe_json(a)
+    assert obs["schema"] == "mafiahost.observation/1"
+    assert obs["seat"] == a
+    assert all(ev["audience"] in ("public", "private") for ev in obs["events"])

@@ -294,3 +294,43 @@ def test_votes_typed_by_hand_first_are_kept():
     for v, t, _ in report.votes:
         g.vote(v, t)
     assert g.state.votes["Вера"] == "Анна"
+
+
+def test_withdrawals_in_every_form_and_a_bare_changed_mind_only_with_a_vote():
+    g = vanilla_day1()
+    t = datetime(2024, 3, 13, 10, 0)
+    posts = [Post("1", "Вера", t, "[color=red]Анна[/color]"),
+             Post("2", "Вера", t, "[color=red]снимаю голос[/color]"),
+             Post("3", "Глеб", t, "[b]Бориса[/b]"),
+             Post("4", "Глеб", t, "Передумал. Снимаю."),
+             Post("5", "Дина", t, "передумала"),            # no vote to take back: chatter
+             Post("6", "Егор", t, "голос: Анну"),
+             Post("7", "Егор", t, "Снимаю свой голос с Анны")]
+    report = find_votes(posts, g)
+    assert [(v, t, p.id) for v, t, p in report.votes] == [
+        ("Вера", "Анна", "1"), ("Вера", None, "2"), ("Глеб", "Борис", "3"),
+        ("Глеб", None, "4"), ("Егор", "Анна", "6"), ("Егор", None, "7")]
+    assert report.skipped == []
+
+
+def test_edit_lines_of_every_forum_are_read():
+    from mafiahost.forum import edits
+    for line in ["Последний раз редактировалось Вера 12 мар 2024, 21:40, всего "
+                 "редактировалось 1 раз.",
+                 "Last edited by Vera on Tue Mar 12, 2024 9:40 pm, edited 1 time in total.",
+                 "Последний раз редактировалось Вера; 12.03.2024 в 21:40.",
+                 "Last edited by Vera; 03-12-2024 at 09:40 PM.",
+                 "Сообщение отредактировал Вера - 12.3.2024, 21:40",
+                 "Edited by Vera, 12 March 2024 - 09:40 PM."]:
+        text, times = edits("[color=red]Анна[/color]\n\n" + line)
+        assert text == "[color=red]Анна[/color]" and times == [datetime(2024, 3, 12, 21, 40)]
+
+
+def test_a_vote_against_oneself_and_a_russian_name_in_latin_letters():
+    g = vanilla_day1()
+    t = datetime(2024, 3, 13, 10, 0)
+    report = find_votes([Post("1", "Вера", t, "[color=red]себя[/color]"),
+                         Post("2", "Глеб", t, "vote: Borisa")], g)
+    assert [(v, t, p.id) for v, t, p in report.votes] == [("Вера", "Вера", "1"),
+                                                          ("Глеб", "Борис", "2")]
+    assert len(report.notes) == 2

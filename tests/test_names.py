@@ -34,7 +34,8 @@ def test_fold_reads_case_yo_lookalikes_and_invisible_characters_as_one_name():
     ("Ниндзю", "Ниндзя", "form"), ("Сашу М", "Саша М", "form"), ("Котофея", "Котофей", "form"),
     ("Леху", "Лёха", "form"), ("Грома", "Grom", "translit"), ("гром", "Grom", "translit"),
     ("Бегемота", "Кот_Бегемот", "part"), ("Алекс", "Александр", "prefix"),
-    ("Саню", "Александр", "short"), ("Глебушку", "Глеб", "short"), ("Ёжика", "Ёж", "short"), ("Борса", "Борис", "close"), ("Вера", "Вера", "exact"),
+    ("Саню", "Александр", "short"), ("Глебушку", "Глеб", "short"),
+    ("Ёжика", "Ёж", "short"), ("Борса", "Борис", "close"), ("Вера", "Вера", "exact"),
     ("ГЛЕБ", "Глеб", "exact"), ("grom", "Grom", "exact"),
 ])
 def test_targets_are_read_as_a_russian_reader_reads_them(roster, typed, seat, how):

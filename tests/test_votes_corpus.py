@@ -96,3 +96,21 @@ def test_impostors_are_reported_and_never_counted():
                 assert [s["reason"] for s in reasons] == ["impostor"], (name, pid)
                 assert "самозванец" in reasons[0]["why"]
                 assert pid not in {c["post"] for c in rep.counted}
+
+
+@pytest.mark.parametrize("name", names())
+def test_the_same_thread_as_a_json_dump_reads_the_same(name):
+    import json
+
+    import votes_corpus as vc
+
+    from mafiahost.forum import find_votes
+    posts = parse_dump(dump(name))
+    as_json = json.dumps([{"id": p.id, "author": p.author, "time": p.time.isoformat(),
+                           "text": p.text} for p in posts], ensure_ascii=False)
+    m = meta(name)
+    a = find_votes(posts, vc.game(name), vc.deadline(name), aliases=m["aliases"],
+                   host_nicks=[m["host"]])
+    b = find_votes(parse_dump(as_json), vc.game(name), vc.deadline(name),
+                   aliases=m["aliases"], host_nicks=[m["host"]])
+    assert a.counted == b.counted and a.problems == b.problems and a.notes == b.notes

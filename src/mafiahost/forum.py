@@ -55,6 +55,7 @@ _TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?", re.I)
 _DATES = [
     (re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})"), ("y", "m", "d")),
     (re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})(?!\d)"), ("d", "m", "y")),
+    (re.compile(r"(?<!\d)(\d{1,2})-(\d{1,2})-(\d{4})(?!\d)"), ("m", "d", "y")),   # vBulletin
     (re.compile(r"(\d{1,2})\s+" + _MONTH_WORD + r",?\s+(\d{4})"), ("d", "mw", "y")),
     (re.compile(_MONTH_WORD + r"\s+(\d{1,2}),?\s+(\d{4})"), ("mw", "d", "y")),
 ]
@@ -430,7 +431,8 @@ _WITHDRAW = re.compile(
     r"(?:свой\s+|мой\s+)?голос"
     r"|голос\s+(?:сн[ия]ма[юе]|сниму|отзыва[юе])"
     r"|\bun-?vote\b|\bwithdraw(?:ing)?\s+(?:my\s+)?vote\b", re.I)
-_CHANGED_MIND = re.compile(r"^\W*(?:я\s+)?передумал[аи]?\W*$", re.I)
+_CHANGED_MIND = re.compile(r"^\W*(?:я\s+)?(?:передумал[аи]?|changed\s+my\s+mind)"
+                           r"(?:\W+(?:снимаю|отзываю|сниму))?\W*$", re.I)
 
 
 @dataclass
@@ -522,7 +524,11 @@ def _body_target(roster: Roster, body: str, title: str | None):
     return m.seat, m.how, m.candidates, shown
 
 
-def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True) -> Reading:
+_SELF = {"себя", "сам себя", "самого себя", "самой себя", "себе", "myself", "me"}
+
+
+def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True,
+              self_seat: str | None = None) -> Reading:
     """A careful host's reading of one post's text (edit lines already taken out):
     quotes and [code] are skipped; the allowed forms are read (the last vote of the post
     counts when it holds several); a vote in a form this rule set does not use is a
@@ -547,7 +553,11 @@ def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True) -> R
         allowed.append(mk)
     reads = []
     for mk in allowed:
+        if _WITHDRAW.search(_TAG.sub("", mk.body)):
+            continue                      # «[color=red]снимаю голос[/color]»
         target, how, cands, shown = _body_target(roster, mk.body, mk.title)
+        if target is None and self_seat is not None and fold(shown) in _SELF:
+            target, how = self_seat, "self"   # «против себя»: the author's own seat
         if mk.form in ("red", "bold") and target is None and how in ("unknown", "empty") \
                 and len(allowed) > 1:
             continue                      # emphasis, not a name («ВНИМАНИЕ»)
@@ -618,10 +628,10 @@ class VoteReport:
     notes: list = field(default_factory=list)
 
 
-_HOW_RU = {"form": "падеж", "short": "краткая форма", "part": "часть ника",
+_HOW_RU = {"self": "«себя»: голос против себя", "form": "падеж", "short": "краткая форма", "part": "часть ника",
            "prefix": "начало имени", "translit": "ник латиницей, написанный кириллицей",
            "close": "близкое написание", "alias": "псевдоним"}
-_HOW_EN = {"form": "a declined form", "short": "a short form", "part": "a word of the nick",
+_HOW_EN = {"self": "'себя': a vote against oneself", "form": "a declined form", "short": "a short form", "part": "a word of the nick",
            "prefix": "the start of the name", "translit": "a Latin nick written in Cyrillic",
            "close": "a close spelling", "alias": "an alias"}
 
@@ -673,7 +683,7 @@ def _versions(posts: list[Post]) -> list[list[_Version]]:
         groups.append([v])
     if groups and all(g[0].post.time is not None for g in groups):
         try:
-            groups.sort(key=lambda g: _sortable(g[0].post.time))
+            groups.sort(key=lambda g: _sortable(g[0].post.time))  # type: ignore[arg-type]
         except TypeError:
             pass
     return groups
@@ -697,8 +707,8 @@ def _quoted_original(post: Post, groups, deadline) -> str | None:
             continue
         for attrs, body in _quotes(q.text):
             a = attrs.lstrip("=").strip()
-            ids = re.findall(r"(?:post|p|pid)\s*=\s*[\"']?p?(\d+)|;\s*(\d+)", a)
-            ids = {x or y for x, y in ids}
+            ids = {x or y for x, y in re.findall(
+                r"(?:post|p|pid)\s*=\s*[\"']?p?(\d+)|;\s*(\d+)", a)}
             name = re.sub(r"\s(?:post|p|pid|time|user_id)\s*=.*$", "", a)
             name = name.split(";")[0].strip().strip("\"'")
             if post.id is not None and str(post.id) in ids:
@@ -898,7 +908,8 @@ def _read_votes(posts, g, deadline, aliases, host_nicks, lang, now, context, pri
 
         author = roster.author(post.author)
         reading = read_post(text, roster, conv,
-                            has_vote=author.seat is not None and author.seat in has_vote)
+                            has_vote=author.seat is not None and author.seat in has_vote,
+                            self_seat=author.seat)
         cur["seat"] = author.seat
         cur["target"] = reading.target if reading.kind == "vote" else None
         if prior_ids and post.id is not None and str(post.id) in prior_ids \

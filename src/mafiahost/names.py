@@ -30,7 +30,8 @@ The API is small:
     «Дракоши», «Сашу М»); short forms and diminutives («Саня», «Димочку» for
     «Дмитрий», «Ёжика» for «Ёж»); one word of a longer nick
     («Бегемота» for «Кот_Бегемот»); a unique prefix of three letters or more («Алекс»); a
-    Latin nick written in Cyrillic («Грома» for «Grom»); a small edit distance (rapidfuzz,
+    Latin nick written in Cyrillic («Грома» for «Grom») or a Russian name in Latin letters
+    («Vera»); a small edit distance (rapidfuzz,
     one letter in short names, two in longer ones). The first of these readings that finds
     anyone decides: one seat is the answer, more than one is ``ambiguous`` with the
     candidates. A text naming two players («Котофея или Марфу») is ``several``, no seat.
@@ -144,7 +145,7 @@ _morph = None
 def _analyzer():
     global _morph
     if _morph is None:
-        import pymorphy3
+        import pymorphy3  # type: ignore[import-untyped]
         _morph = pymorphy3.MorphAnalyzer()
     return _morph
 
@@ -318,13 +319,13 @@ class Roster:
             self._add(old, seat, "exact")
         self.aliases: dict[str, str] = {}
         for alias, who in (aliases or {}).items():
-            seat = self._resolve_seat(who)
-            if seat is None:
+            found = self._resolve_seat(who)
+            if found is None:
                 raise NameRefused(f"Псевдоним «{alias}» указывает на «{who}», а такого "
                                   f"игрока нет.",
                                   f"Alias '{alias}' points to '{who}', who is not a player.")
-            self.aliases[alias] = seat
-            self._add(alias, seat, "alias")
+            self.aliases[alias] = found
+            self._add(alias, found, "alias")
         self._entries = [(k, tuple(_words(k)), dict(v)) for k, v in self._keys.items()]
         self._max_words = max((len(w) for _k, w, _v in self._entries), default=1)
         self._latin = [(k, seat) for k, v in self._keys.items() for seat in v
@@ -428,6 +429,10 @@ class Roster:
             return Match(text, None, "unknown", best.candidates, " ".join(words[1:]))
         return Match(text, None, "unknown", (), " ".join(words[1:]))
 
+    def _latin_only(self, text: str) -> bool:
+        """Is ``text`` a Latin seat name as written (then it is no transliteration)?"""
+        return fold(text) in {k for k, _s in self._latin}
+
     def _decide(self, text: str, got: Mapping[str, str], how: str | None = None) -> Match:
         if len(got) > 1:
             return Match(text, None, "ambiguous", tuple(self._ordered(got)))
@@ -498,6 +503,16 @@ class Roster:
             m = self._tier(text, seats, "translit")
             if m:
                 return m
+        # a Cyrillic name written in Latin letters («Vera», «Borisa» → Вера, Борис)
+        if re.search("[a-z]", _latin_plain(text)) and not self._latin_only(text):
+            cyr = _words(to_cyrillic(text))
+            if len(cyr) == n:
+                seats = {s for _k, words, v in self._entries if len(words) == n
+                         and all(_word_matches(t, w) for t, w in zip(cyr, words, strict=True))
+                         for s in v}
+                m = self._tier(text, seats, "translit")
+                if m:
+                    return m
         # a small edit distance, against the names and their declined forms
         seats = set()
         for k, words, v in self._entries:

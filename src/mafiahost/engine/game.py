@@ -322,17 +322,38 @@ class Game:
                 raise Refused(*why)
             self.emit("action_withdrawn", self.to(p, old.actor), actor=old.actor, seq=old.seq,
                       ability=self.rules.abilities[old.ability].id, by=p.name)
-            return self.record(p, ab, ts)
+            ev = self.record(p, ab, ts)
+            self._recheck_partners(p)
+            return ev
         why = self.why_not(p, ab, ts)
         if why is not None:
             raise Refused(*why)
         ev = self.record(p, ab, ts)
+        self._recheck_partners(p)
         if ab.immediate:
             dc = DayCount(self, dict(self.state.votes))
             targets = [self.state.players[t] for t in ts]
             for mech, params in ab.mechs:
                 mech.fn(dc, p, targets, params)
         return ev
+
+    def _recheck_partners(self, by: Player) -> None:
+        """A move that depends on a partner's (a ``partner`` constraint) and that the move
+        just sent leaves no room for is withdrawn (``action_withdrawn`` why ``partner``):
+        whichever of the two the host typed first, the same moves stand."""
+        s = self.state
+        rules = self.rules
+        for a in list(s.pending):
+            if a.actor == by.name:
+                continue
+            ab = rules.abilities[a.ability]
+            if not any((c if isinstance(c, str) else next(iter(c))) in
+                       mechanics.PARTNER_CONSTRAINTS for c in ab.constraints):
+                continue
+            q = s.players[a.actor]
+            if self.why_not_without(a, q, ab, tuple(a.targets)) is not None:
+                self.emit("action_withdrawn", self.to(q, by), actor=a.actor, seq=a.seq,
+                          ability=ab.id, by=by.name, why="partner")
 
     def why_not_without(self, old, p: Player, ab: AbilitySpec, ts: tuple):
         """``why_not`` as if the move ``old`` had not been sent (for a replacement)."""

@@ -35,6 +35,7 @@ from typing import Any
 MECHANICS: dict = {}
 CONSTRAINTS: dict = {}
 TARGETLESS_CONSTRAINTS: set = set()   # constraints that never read the targets
+PARTNER_CONSTRAINTS: set = set()      # constraints that read other players' moves
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due
 HOOKS: dict = {}           # (kind, name) -> fn
 CONDITIONS: dict = {}      # name -> fn(census, own, me, arg) -> bool
@@ -72,13 +73,17 @@ def mechanic(name: str, cover_aware: bool = False, visits: bool = True,
     return deco
 
 
-def constraint(name: str, targets: bool = True):
+def constraint(name: str, targets: bool = True, partner: bool = False):
     """``targets=False``: the constraint never reads the targets, so the legal-move
-    generator asks it once per ability instead of once per candidate."""
+    generator asks it once per ability instead of once per candidate. ``partner=True``:
+    it reads other players' moves of the phase, so a move it allowed is checked again
+    whenever another move is sent (``Game.submit`` withdraws it if no longer allowed)."""
     def deco(fn):
         _register(CONSTRAINTS, name, fn, "constraint")
         if not targets:
             TARGETLESS_CONSTRAINTS.add(name)
+        if partner:
+            PARTNER_CONSTRAINTS.add(name)
         return fn
     return deco
 

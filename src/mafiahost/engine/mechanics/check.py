@@ -94,10 +94,13 @@ def seek(n, actor, targets, params):
         g.set_status(t, status, actor.name)
 
 
-@constraint("one_per_pair", targets=False)
+@constraint("one_per_pair", targets=False, partner=True)
 def one_per_pair(g, p, ab, ts, params):
     """Of the roles listed, only one may use this ability a night (the commissar and his
-    sergeant share one shot)."""
+    sergeant share one shot). A ``senior`` role is never refused for it: his partner's move,
+    sent before, gives way (withdrawn by ``Game.submit``), so the order typed does not matter."""
+    if p.role in params.get("senior", ()):
+        return None
     roles = params.get("roles", ())
     for a in g.state.pending:
         if g.rules.abilities[a.ability].id == ab.id and a.actor != p.name \
@@ -115,24 +118,34 @@ def senior_sent(g, params) -> set[str]:
             if g.state.players[a.actor].role in seniors}
 
 
-@constraint("partner_other_action", targets=False)
+@constraint("partner_other_action", targets=False, partner=True)
 def partner_other_action(g, p, ab, ts, params):
     """The junior of a pair (the sergeant, the catcher) takes the senior's OTHER action
-    («если Комиссар проверяет, то Сержант может стрелять, и наоборот»): he may use this
-    ability only once the senior has sent ``after`` tonight, so the senior chooses and is
-    never refused because of the junior. params: ``senior``, ``junior`` roles, ``after``."""
+    («если Комиссар проверяет, то Сержант может стрелять, и наоборот»): the pair has this
+    ability only when the senior's move tonight is ``after``. Whatever the order the host
+    types them in: before the senior has sent a move the junior's is taken (and is void at
+    dawn if the senior sends none, ``junior_void``); once both are in it must be the other
+    action — sent second it is refused with what the senior sent; sent first, a senior's
+    move that leaves it no room withdraws it (the senior chooses; ``Game.submit``).
+    params: ``senior``, ``junior`` roles, ``after``."""
     if p.role not in params.get("junior", (p.role,)):
         return None
     after = params.get("after", "check")
-    if after in senior_sent(g, params):
+    sent = senior_sent(g, params)
+    if not sent or after in sent:
         return None
     senior = g.rules.roles[params.get("senior", ("commissar",))[0]]
+    did = next(a for a in g.state.pending if g.state.players[a.actor].role
+               in params.get("senior", ("commissar",)))
+    did_ab = g.rules.abilities[did.ability]
     other_ru = "проверку" if after == "check" else "выстрел"
     other_en = "a check" if after == "check" else "a shot"
-    return (f"«{ab.name_ru}»: это второе действие роли «{senior.name_ru}» — оно доступно, только "
-            f"когда «{senior.name_ru}» этой ночью уже прислал(а) {other_ru}; выбирает он(а).",
-            f"'{ab.name_en}': this is the other action of the {senior.name_en} — yours only once "
-            f"the {senior.name_en} has sent {other_en} tonight; the {senior.name_en} chooses.")
+    return (f"«{ab.name_ru}»: это второе действие роли «{senior.name_ru}», а {senior.name_ru} "
+            f"({did.actor}) этой ночью прислал(а) «{did_ab.name_ru}»: «{ab.name_ru}» доступен(а), "
+            f"только когда он(а) присылает {other_ru}.",
+            f"'{ab.name_en}': this is the other action of the {senior.name_en}, and the "
+            f"{senior.name_en} ({did.actor}) sent '{did_ab.name_en}' tonight: '{ab.name_en}' is "
+            f"yours only when the {senior.name_en} sends {other_en}.")
 
 
 def junior_void(n, actor, params) -> bool:

@@ -240,6 +240,11 @@ def _show_text(info, lang) -> str:
     if not info["over"]:
         lines.append(("Ещё не походили: " if ru else "Have not acted yet: ")
                      + (", ".join(info["not_acted"]) or "—"))
+        if info.get("questions"):
+            lines.append(("Ждут ответа на вопрос: " if ru else "Questions awaiting an answer: ")
+                         + ", ".join(f"№{q['id']} {q['name']}" for q in info["questions"])
+                         + (" (mafiahost answer ID ИГРОК №ВОПРОСА ОТВЕТ)" if ru else
+                            " (mafiahost answer ID PLAYER QUESTION ANSWER)"))
         if info["phase"] == "day":
             lines.append(("Ещё не проголосовали: " if ru else "Have not voted yet: ")
                          + (", ".join(info["not_voted"]) or "—"))
@@ -570,8 +575,9 @@ def _host_parsers(sub) -> None:
     p = sub.add_parser("verify", help="check an exported game: commitment, deal, every roll")
     p.add_argument("file")
     p.add_argument("--lang", choices=("ru", "en"), help="language (default: the game's)")
-    from . import cli_hosts
+    from . import cli_hosts, cli_questions
     cli_hosts.register(sub, db)
+    cli_questions.register(sub, db)
     p = sub.add_parser("serve", parents=[db], help="the web app for the host and the players")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=8000)
@@ -611,7 +617,8 @@ def main(argv=None) -> int:
     try:
         return {"rulesets": cmd_rulesets, "roles": cmd_roles, "scenario": cmd_scenario,
                 "run": cmd_run, "demo": cmd_demo, **HOST_COMMANDS,
-                **_cli_hosts().COMMANDS, **balance_commands}[args.cmd](args)
+                **_cli_hosts().COMMANDS, **_cli_questions().COMMANDS,
+                **balance_commands}[args.cmd](args)
     except (Refused, RulesetError) as e:
         _out(str(e))
         return 2
@@ -622,6 +629,11 @@ def main(argv=None) -> int:
         from .store import db_error_sentence
         _out(db_error_sentence(e))
         return 2
+
+
+def _cli_questions():
+    from . import cli_questions
+    return cli_questions
 
 
 def _cli_hosts():

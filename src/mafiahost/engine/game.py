@@ -14,6 +14,7 @@ from . import mechanics, victory
 from .day import DayCount, check_unvote, check_vote, mark_absent, resolve_day
 from .errors import BadForcedRoll, Refused
 from .events import HOST, PUBLIC, Event
+from .mechanics import questions
 from .model import AbilitySpec, RulesetSpec
 from .night import resolve_night
 from .state import APPLY, FOREVER, Player, State
@@ -298,6 +299,12 @@ class Game:
                           "The game is over: no more moves are taken.")
         p = self.player(actor)
         ab = self.rules.abilities.get(f"{p.role}.{ability}")
+        if ab is None and ability == "answer":      # an answer to a question put to him
+            if len(targets) != 2:
+                raise Refused("Ответ: номер вопроса и ответ.",
+                              "An answer: the question's number and the answer.")
+            self.answer(actor, targets[0], targets[1])
+            return self.events[-1]
         if ab is None and ability in self.rules.ability_ids:
             role = self.rules.roles[p.role]
             own = _names(role.abilities)
@@ -313,6 +320,14 @@ class Game:
                 f"Ruleset '{self.rules.id}' has no ability '{ability}'; it has: "
                 f"{_names(self.rules.ability_ids)}.")
         ts = tuple(targets)
+        named: str | None = None
+        if ab.names_role:
+            if len(ts) != ab.targets + 1:
+                raise Refused(
+                    f"«{ab.name_ru}»: укажите целей: {ab.targets} и затем роль.",
+                    f"'{ab.name_en}': give {ab.targets} target(s) and then a role.")
+            named = self.role_named(ab, ts[-1])
+            ts = ts[:-1]
         for t in ts:
             self.player(t)
         old = self.state.slots.get(self.slot_of(p, ab)) if replace else None
@@ -322,13 +337,13 @@ class Game:
                 raise Refused(*why)
             self.emit("action_withdrawn", self.to(p, old.actor), actor=old.actor, seq=old.seq,
                       ability=self.rules.abilities[old.ability].id, by=p.name)
-            ev = self.record(p, ab, ts)
+            ev = self.record(p, ab, ts, named)
             self._recheck_partners(p)
             return ev
         why = self.why_not(p, ab, ts)
         if why is not None:
             raise Refused(*why)
-        ev = self.record(p, ab, ts)
+        ev = self.record(p, ab, ts, named)
         self._recheck_partners(p)
         if ab.immediate:
             dc = DayCount(self, dict(self.state.votes))
@@ -337,6 +352,33 @@ class Game:
                 mech.fn(dc, p, targets, params)
         return ev
 
+    def role_options(self, ab: AbilitySpec) -> tuple[str, ...]:
+        """The roles a role-naming move may name."""
+        return ab.role_options or tuple(self.rules.roles)
+
+    def role_named(self, ab: AbilitySpec, given: str) -> str:
+        """The role id a player typed (an id, or the role's Russian or English name)."""
+        def fold(x: str) -> str:
+            return x.strip().lower().replace("ё", "е")
+        want = fold(str(given))
+        roles = self.rules.roles
+        for rid in self.role_options(ab):
+            r = roles[rid]
+            if want in (fold(rid), fold(r.name_ru), fold(r.name_en)):
+                return rid
+        names = ", ".join(roles[r].name_ru for r in self.role_options(ab))
+        names_en = ", ".join(roles[r].name_en for r in self.role_options(ab))
+        raise Refused(f"«{ab.name_ru}»: роль «{given}» не подходит; можно назвать: {names}.",
+                      f"'{ab.name_en}': '{given}' is not a role to name; allowed: {names_en}.")
+
+    def answer(self, name: str, qid, given: str) -> Event:
+        """A player's answer to a question put to him (``mechanics.questions``)."""
+        if self.state.over:
+            raise Refused("Игра окончена: ответы больше не принимаются.",
+                          "The game is over: no more answers are taken.")
+        p = self.player(name)
+        questions.answer(self, p.name, qid, given)
+        return next(e for e in reversed(self.events) if e.type == "question_answered")
     def _recheck_partners(self, by: Player) -> None:
         """A move that depends on a partner's (a ``partner`` constraint) and that the move
         just sent leaves no room for is withdrawn (``action_withdrawn`` why ``partner``):
@@ -531,8 +573,11 @@ class Game:
             return ("faction", ab.owner or p.faction, ab.id)
         return (p.name, ab.slot)
 
-    def record(self, p: Player, ab: AbilitySpec, ts) -> Event:
+    def record(self, p: Player, ab: AbilitySpec, ts, role: str | None = None) -> Event:
         """Record a move already judged legal by ``why_not``."""
+        if role is not None:
+            return self.emit("action", (p.name,), actor=p.name, ability=ab.id, targets=list(ts),
+                             key=ab.key, slot=list(self.slot_of(p, ab)), role=role)
         return self.emit("action", (p.name,), actor=p.name, ability=ab.id, targets=list(ts),
                          key=ab.key, slot=list(self.slot_of(p, ab)))
 
@@ -589,6 +634,9 @@ class Game:
             raise Refused("Следующая фаза ещё не открыта.", "The next phase is not open yet.")
         start = len(self.events)
         s = self.state
+        questions.settle_due(self)      # silent players: their questions' default answers
+        if s.over:
+            return self.events[start:]
         if s.phase == "night":
             resolve_night(self)
             nxt = ("day", s.number)
@@ -661,14 +709,24 @@ class Game:
         """Every (ability, targets) the player may send now: what a move form offers, what
         the random player draws from, what an agent's action mask is made of. The one list
         of legal moves: a move is in it exactly when ``submit`` would take it (without
-        ``replace``; ``tests/test_legal_moves.py`` checks the two agree)."""
+        ``replace``; ``tests/test_legal_moves.py`` checks the two agree).
+
+        A role-naming move (``names_role``) is listed once per role it may name, the role
+        id after the targets; an answer to an open question is ``("answer", (id,
+        option))``."""
         p = self.player(name)
         out: list[tuple[str, tuple]] = []
         for ab in self.rules.by_phase[p.role].get(self.state.phase, ()):
             if self.why_not_actor(p, ab) is not None:
                 continue
             aid = ab.id
-            out.extend((aid, ts) for ts in self.legal_targets(p, ab))
+            if ab.names_role:
+                roles = self.role_options(ab)
+                out.extend((aid, ts + (r,)) for ts in self.legal_targets(p, ab) for r in roles)
+            else:
+                out.extend((aid, ts) for ts in self.legal_targets(p, ab))
+        if self.state.questions:
+            out.extend(questions.answer_moves(self, p.name))
         return out
 
     def legal_targets(self, p: Player, ab: AbilitySpec) -> list[tuple]:

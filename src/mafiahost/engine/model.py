@@ -34,6 +34,7 @@ class AbilitySpec:
         "key",
         "mechs",
         "min_alive_self",
+        "names_role",
         "name_en",
         "name_ru",
         "not_same_twice",
@@ -42,6 +43,7 @@ class AbilitySpec:
         "requires_en",
         "requires_ru",
         "requires_status",
+        "role_options",
         "self_not_twice",
         "self_target",
         "shared",
@@ -89,6 +91,11 @@ class AbilitySpec:
         self.immediate: bool = kw.get("immediate", False)
         # None: living targets; "last_night": a player killed last night; "any": any dead
         self.targets_dead: str | None = kw.get("targets_dead")
+        # a move that names a role as well as its targets (the maniac's guess): the role is
+        # typed after the targets; ``role_options`` limits which roles (default: every role)
+        self.names_role: bool = kw.get("names_role", False)
+        self.role_options: tuple[str, ...] | None = tuple(kw["role_options"]) \
+            if kw.get("role_options") else None
         # filled by ``bind``: (Mechanic, params) pairs and what they add up to
         self.mechs: tuple = ()
         self.visits = self.counts_out = False

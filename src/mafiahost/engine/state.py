@@ -27,13 +27,15 @@ class Player:
 
 
 class Action:
-    __slots__ = ("ability", "actor", "seq", "targets")
+    __slots__ = ("ability", "actor", "role", "seq", "targets")
 
-    def __init__(self, seq: int, actor: str, ability: str, targets: tuple):
+    def __init__(self, seq: int, actor: str, ability: str, targets: tuple,
+                 role: str | None = None):
         self.seq = seq
         self.actor = actor
         self.ability = ability
         self.targets = targets
+        self.role = role          # the role a role-naming move names (AbilitySpec.names_role)
 
 
 class State:
@@ -54,6 +56,8 @@ class State:
         "pending",
         "phase",
         "players",
+        "question_seq",
+        "questions",
         "schedule",
         "seq",
         "slots",
@@ -96,6 +100,8 @@ class State:
         self._alive: list[Player] = []
         self._alive_at = -1      # the census ``_alive`` was made at
         self.aliases: dict[str, str] = {}   # seat name -> who plays it now (замена)
+        self.questions: dict[int, dict] = {}  # open questions to players (mechanics.questions)
+        self.question_seq = 0
 
     def has(self, p: Player, status: str) -> bool:
         v = p.st.get(status)
@@ -144,7 +150,7 @@ def _phase_started(s: State, d: dict) -> None:
 
 def _action(s: State, d: dict) -> None:
     s.seq += 1
-    a = Action(s.seq, d["actor"], d["key"], tuple(d["targets"]))
+    a = Action(s.seq, d["actor"], d["key"], tuple(d["targets"]), d.get("role"))
     if s.phase == "day":
         s.day_actions.append(a)
     else:
@@ -249,6 +255,15 @@ def _replaced(s: State, d: dict) -> None:
     s.aliases[d["player"]] = d["by"]
 
 
+def _question_asked(s: State, d: dict) -> None:
+    s.question_seq = max(s.question_seq, d["id"])
+    s.questions[d["id"]] = dict(d)
+
+
+def _question_answered(s: State, d: dict) -> None:
+    s.questions.pop(d["id"], None)
+
+
 def _action_withdrawn(s: State, d: dict) -> None:
     seq = d["seq"]
     for lst in (s.pending, s.day_actions):
@@ -282,4 +297,6 @@ APPLY = {
     "game_over": _game_over,
     "replaced": _replaced,
     "action_withdrawn": _action_withdrawn,
+    "question_asked": _question_asked,
+    "question_answered": _question_answered,
 }

@@ -16,6 +16,7 @@ family, each a mixin of ``Host``:
 - ``core`` — errors, the game cache, the command transaction, shared helpers;
 - ``setup`` — new game, list, show, deadline, absence, excuses, replacements, removals;
 - ``moves`` — night (and day) moves;
+- ``questions`` — answers to questions the rules put to a player;
 - ``votes`` — votes by hand, imported from a thread, counted;
 - ``phases`` — resolve, posts, private messages, cards, preview, undo, the log;
 - ``links`` — the web app's keys and the players' links;
@@ -25,6 +26,7 @@ family, each a mixin of ``Host``:
 
 from __future__ import annotations
 
+from .bots import BotCommands, parse_bots
 from .core import (
     ABSTAIN,
     AGAINST_ALL,
@@ -51,23 +53,24 @@ from .core import (
     parse_time,
     post_key,
 )
-from .bots import BotCommands, parse_bots
 from .exchange import ExchangeCommands, VerifyReport, verify
 from .links import LinkCommands
 from .moves import MoveCommands
 from .phases import PhaseCommands
+from .questions import QuestionCommands, not_answered
 from .setup import SetupCommands, parse_roles
 from .votes import VoteCommands
 
 
-class Host(SetupCommands, MoveCommands, VoteCommands, PhaseCommands, LinkCommands,
-           ExchangeCommands, BotCommands, HostBase):
+class Host(SetupCommands, MoveCommands, QuestionCommands, VoteCommands, PhaseCommands,
+           LinkCommands, ExchangeCommands, BotCommands, HostBase):
     """Every host command (see the family modules)."""
 
 
 __all__ = ["ABSTAIN", "AGAINST_ALL", "FORMAT", "FORMAT_VERSION", "PAUSE_ENV", "SEED_LIMIT",
            "AccessDenied", "Done", "GameCache", "Host", "HostError", "NoGame", "VerifyReport",
            "apply_op", "can_use", "commitment", "event_list", "format_event", "is_late",
-           "new_seed", "new_token", "not_acted", "not_voted", "parse_bots", "parse_roles",
+           "new_seed", "new_token", "not_acted", "not_answered", "not_voted", "parse_bots",
+           "parse_roles",
            "parse_time",
            "post_key", "verify"]

@@ -16,6 +16,7 @@ from datetime import datetime
 from ..engine.errors import Refused
 from ..engine.events import Event
 from ..engine.game import Game
+from ..engine.mechanics.questions import open_questions
 from ..rules import load
 from ..store import (
     ADD_VOTE_RECORD,
@@ -237,6 +238,8 @@ def apply_op(g: Game, op: list) -> None:
         g.mark_absent(op[1])
     elif kind == "excuse":
         g.excuse(op[1])
+    elif kind == "answer":
+        g.answer(op[1], op[2], op[3])
     else:
         raise ValueError(f"unknown engine call {kind!r}")
 
@@ -429,7 +432,7 @@ def can_use(g: Game, p) -> list[str]:
 
 
 def not_acted(g: Game) -> list[str]:
-    """Players who may still send a move this phase."""
+    """Players who may still send a move this phase, or answer a question put to them."""
     st = g.state
     out = []
     for p in st.order:
@@ -437,6 +440,10 @@ def not_acted(g: Game) -> list[str]:
             if (p.alive or ab.while_dead) and g.why_not_actor(p, ab) is None:
                 out.append(g.display(p.name))
                 break
+    for q in open_questions(g):       # a question put to him and not answered yet
+        name = g.display(q["to"])
+        if name not in out:
+            out.append(name)
     return out
 
 

@@ -33,6 +33,7 @@ from .core import (
     not_voted,
     parse_time,
 )
+from .questions import not_answered
 
 
 class SetupCommands(HostBase):
@@ -157,6 +158,7 @@ class SetupCommands(HostBase):
             "label": label, "over": st.over, "winners": list(st.winners),
             "deadline": row.deadline if row.deadline_phase == label and not st.over else None,
             "players": players, "not_acted": [] if st.over else not_acted(g),
+            "questions": [] if st.over else not_answered(g),
             "not_voted": [] if st.over or st.phase != "day" else not_voted(g),
             "votes": dict(st.votes), "counters": dict(st.counters),
             "commitment": row.commitment, "dealt": row.dealt, "lang": row.lang,

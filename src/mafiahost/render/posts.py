@@ -693,6 +693,10 @@ def _log_lines(w: Writer) -> list[str]:
                        against_all=d.get("against_all", 0),
                        not_voted=", ".join(map(w.who, d.get("not_voted", ())))
                        or w.term("nobody"))
+        elif e.type == "question_asked":
+            d2 = dict(d, options="; ".join(o[0] for o in d["options"]))
+            line = w.t("log", "question_asked", id=d["id"], to=w.who(d["to"]),
+                       options=d2["options"], default=d["default"])
         elif e.type == "vote_count_real":
             counts = d.get("counts", {})
             summary = "; ".join(
@@ -775,6 +779,21 @@ def role_card(g, player: str, lang: str = "ru", fmt: str = "plain") -> str:
     return "\n".join(lines)
 
 
+def question_line(w: Writer, e) -> str:
+    """A question put to a player (``question_asked``): the rule set's sentence for its
+    kind, the answers to choose from and what happens if he stays silent."""
+    d = e.data
+    ru = w.lang == "ru"
+    labels = {o[0]: (o[1] if ru else o[2]) for o in d["options"]}
+    about = ", ".join(w.who(x) for x in d.get("about", ()))
+    text = (w.t("pm", f"question.{d['kind']}_{d['variant']}", about=about) if d.get("variant")
+            else "") or w.t("pm", "question." + d["kind"], about=about) or w.t("pm", "question")
+    return w.t("pm", "question_asked", id=d["id"], text=text,
+               options="; ".join(f"{k} — {v}" for k, v in labels.items()),
+               default=labels.get(d["default"], d["default"]), default_id=d["default"],
+               due=w.phase_label(d.get("due_phase", "")))
+
+
 def private_messages(g, events, player: str, lang: str = "ru", fmt: str = "plain") -> str:
     """Every event in ``events`` addressed to ``player`` (never a public or host-only one)
     as sentences for that player, grouped by phase; "" when there is none."""
@@ -785,7 +804,8 @@ def private_messages(g, events, player: str, lang: str = "ru", fmt: str = "plain
     for e in events:
         if e.audience in (PUBLIC, HOST) or not e.visible_to(seat):
             continue
-        line = w.event_line("pm", e, w.variants(e, seat), to=seat)
+        line = question_line(w, e) if e.type == "question_asked" else \
+            w.event_line("pm", e, w.variants(e, seat), to=seat)
         if not line:
             continue
         if e.phase != group:

@@ -38,7 +38,8 @@ _ABILITY = {"ru", "en", "phase", "step", "effects", "targets", "self_target", "n
             "self_not_twice", "target_faction", "shared", "owner", "slot", "constraints",
             "requires_status", "uses_per_game", "while_dead", "blockable", "text_ru",
             "text_en", "min_alive_self", "distinct_targets", "wasted_if_doomed", "use", "id",
-            "requires_ru", "requires_en", "immediate", "targets_dead"}
+            "requires_ru", "requires_en", "immediate", "targets_dead", "names_role",
+            "role_options"}
 _ROLE = {"ru", "en", "faction", "tags", "abilities", "text_ru", "text_en", "initial_status",
          "appears_as"}
 _FACTION = {"ru", "en", "side", "win", "knows_members", "solo", "goal_ru", "goal_en", "co_win",
@@ -215,7 +216,7 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
             merged = {**templates[base_name], **{k: v for k, v in over.items()
                                                  if k not in ("use", "id")}}
             abilities[f"{rid}.{aid}"] = _ability(c, f"{entry} ability '{aid}'", aid, rid, merged,
-                                                 step_ids)
+                                                 step_ids, tuple(raw["roles"]))
             ids.append(aid)
         roles[rid] = RoleSpec(rid, r.get("ru", rid), r.get("en", rid), r["faction"],
                               r.get("tags", []), ids, r.get("text_ru", ""), r.get("text_en", ""),
@@ -255,7 +256,7 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
                        forum=raw.get("forum") or {}, removed_earlier=removed_earlier)
 
 
-def _ability(c, entry, aid, rid, a, step_ids) -> AbilitySpec:
+def _ability(c, entry, aid, rid, a, step_ids, known_roles=()) -> AbilitySpec:
     phase = a.get("phase", "night")
     c.choice("ability", entry, "phase", phase)
     c.choice("ability", entry, "self_target", a.get("self_target", "allowed"))
@@ -279,6 +280,9 @@ def _ability(c, entry, aid, rid, a, step_ids) -> AbilitySpec:
         if name not in CONSTRAINTS:
             c.fail(entry, "constraints", f"no constraint '{name}'; known: "
                    f"{', '.join(sorted(CONSTRAINTS))}")
+    for r in a.get("role_options") or ():
+        if r not in known_roles:
+            c.fail(entry, "role_options", f"'{r}' is not a role; roles: {', '.join(known_roles)}")
     kw = {k: v for k, v in a.items() if k not in ("ru", "en", "effects", "step")}
     spec = AbilitySpec(aid, key=f"{rid}.{aid}", step=step, effects=effects,
                        name_ru=a.get("ru", aid), name_en=a.get("en", aid), **kw)

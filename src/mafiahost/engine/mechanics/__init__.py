@@ -131,6 +131,7 @@ def load_all() -> None:
         jail,
         kill,
         protect,
+        questions,
         recruit,
         redirect,
         targets,

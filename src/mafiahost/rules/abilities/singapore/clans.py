@@ -5,6 +5,7 @@ from __future__ import annotations
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import constraint, hook, mechanic, scheduled
 from mafiahost.engine.mechanics.items import add_coins, coins_of, take_item
+from mafiahost.engine.mechanics.questions import answer_handler, ask, open_questions
 
 from .common import VAMPIRES, Notes, counter, cursed, earn, is_clan, set_counter, usable
 from .economy import _take_order
@@ -27,9 +28,13 @@ def clan_poison(g, p, ab, ts, params):
 @constraint("singapore_no_apprentice")
 def no_apprentice(g, p, ab, ts, params):
     if any(q.alive and q.faction == p.faction and q.role.startswith("apprentice")
-           for q in g.state.order):
-        return ("Пока в клане есть ученик, нового вербовать нельзя.",
-                "While the clan has an apprentice no new one can be recruited.")
+           for q in g.state.order) or any(
+               q["kind"] == "singapore_recruit" and p.faction in q["data"]["clans"]
+               for q in open_questions(g)):
+        return ("Пока в клане есть ученик (или приглашённый ещё не ответил), нового вербовать "
+                "нельзя.",
+                "While the clan has an apprentice (or an invitation is unanswered) no new one "
+                "can be recruited.")
     return None
 
 
@@ -119,30 +124,79 @@ def poison_due(n, item):
     n.attack(n.s.players[item["by"]], t, "delayed", item.get("cause", "poison"))
 
 
+NEVER = ("sheriff", "investigator", "journalist", "doctor", "priest", "lawyer") + VAMPIRES
+
+
 @mechanic("singapore_recruit")
 def recruit(n, actor, targets, params):
-    """The clan's recruitment: a mafioso of any clan, a cop, the journalist, the doctor,
-    the priest, a vampire (and the lawyer, who needs a card) are only told of the attempt;
-    anyone else becomes the clan's apprentice (his coins go to the treasury)."""
+    """The clan's invitation: a mafioso of any clan, a cop, the journalist, the doctor, the
+    priest, a vampire (and the lawyer, who needs a card) are only told of the attempt and
+    the recruiter learns that he cannot be recruited; anyone else is asked at dawn whether
+    he joins («вербуемый получает письмо … где ему предлагается вступить в клан»), and
+    invited by both clans the same night he chooses one («может сделать выбор»)."""
     g = n.g
     t = targets[0]
-    never = ("sheriff", "investigator", "journalist", "doctor", "priest", "lawyer") + VAMPIRES
     again = g.state.status_value(t, "apprentice_of") == actor.faction
-    if is_clan(t) or t.role in never or again or n.notes(Notes).recruited.get(t.name):
+    if is_clan(t) or t.role in NEVER or again:
         g.emit("recruit_attempt", g.to(t), to=t.name)
-        g.emit("recruit_failed", g.to(actor), player=t.name, to=actor.name)
+        g.emit("recruit_failed", g.to(actor), player=t.name, to=actor.name, why="cannot")
         return
-    n.notes(Notes).recruited[t.name] = actor.faction
-    clan = actor.faction
-    role = "apprentice_" + clan[-1]
-    g.emit("role_changed", g.to(t), player=t.name, role=role, was=t.role)
-    g.emit("recruited", g.to(actor, t), player=t.name, faction=clan, to=t.name)
+    invites = n.notes(Notes).recruited
+    if actor.faction not in invites.setdefault(t.name, []):
+        invites[t.name].append(actor.faction)
+        n.notes(Notes).recruiters[(t.name, actor.faction)] = actor.name
+    n.on_dawn(_invite)
+
+
+def _invite(n) -> None:
+    """Dawn: each invited player is asked (unless he dies tonight); he answers by the end
+    of the next day, and silence is a refusal."""
+    g = n.g
+    notes = n.notes(Notes)
+    for name, clans in notes.recruited.items():
+        t = g.state.players[name]
+        if n.would_die(t):
+            continue
+        if len(clans) == 1:
+            options = [("join", "вступить в клан", "join the clan"),
+                       ("refuse", "отказаться", "refuse")]
+        else:
+            options = [("first", "принять первое приглашение", "accept the first invitation"),
+                       ("second", "принять второе приглашение", "accept the second invitation"),
+                       ("refuse", "отказаться от обоих", "refuse both")]
+        ask(g, t, "singapore_recruit", options, "refuse", due=g.state.idx + 1, clans=clans,
+            variant="two" if len(clans) > 1 else None,
+            recruiters=[notes.recruiters[(name, c)] for c in clans])
+
+
+@answer_handler("singapore_recruit")
+def recruit_answer(g, q, answer) -> None:
+    """Consent makes him the clan's apprentice (the recruiter's clan learns it, his coins
+    go to the treasury); a refusal is told to the recruiter, who may invite him again."""
+    t = g.state.players[q["to"]]
+    clans = q["data"]["clans"]
+    recruiters = [g.state.players[r] for r in q["data"]["recruiters"]]
+    pick = {"join": 0, "first": 0, "second": 1}.get(answer)
+    for i, r in enumerate(recruiters):
+        if i != pick:
+            g.emit("recruit_failed", g.to(*g.faction_members(clans[i])), player=t.name,
+                   to=r.name, why="refused")
+    if pick is None:
+        return
+    clan, recruiter = clans[pick], recruiters[pick]
+    if not t.alive or is_clan(t) or t.role in NEVER:
+        g.emit("recruit_failed", g.to(*g.faction_members(clan)), player=t.name,
+               to=recruiter.name, why="cannot")
+        return
+    g.emit("role_changed", g.to(t), player=t.name, role="apprentice_" + clan[-1], was=t.role)
+    g.emit("recruited", g.to(*g.faction_members(clan)), player=t.name, faction=clan,
+           to=recruiter.name)
     g.set_status(t, "apprentice_of", clan)
-    g.set_status(t, "employer", actor.name)
+    g.set_status(t, "employer", recruiter.name)
     coins = coins_of(g, t)
     if coins:
         add_coins(g, t, -coins, "recruited")
-        earn(g, actor, coins, "apprentice_coins")
+        earn(g, recruiter, coins, "apprentice_coins")
 
 
 @hook("on_eliminated", "singapore_out")

@@ -69,7 +69,8 @@ def earn(g, p, n: int, why: str) -> None:
         key = "treasury:" + p.faction
         total = counter(g, key, 0) + n
         set_counter(g, key, total)
-        members = g.faction_members(p.faction)
+        # the apprentice «не знает свой клан»: not told of the treasury
+        members = [m for m in g.faction_members(p.faction) if not m.role.startswith("apprentice")]
         g.emit("treasury_changed", g.to(*members), clan=p.faction, delta=n, total=total,
                why=why, by=p.name)
         g.set_status(p, "earned", g.state.status_value(p, "earned", 0) + n)
@@ -123,7 +124,8 @@ class Notes:
     healers: list[tuple[Player, Player, int]] = field(default_factory=list)  # doctor, patient, fee
     bandages: list[tuple[Player, Player]] = field(default_factory=list)  # (doctor, patient)
     covers: list[tuple[Player, Player]] = field(default_factory=list)    # a harmful visit stopped
-    recruited: dict[str, str] = field(default_factory=dict)              # player -> clan
+    recruited: dict[str, list[str]] = field(default_factory=dict)        # invited -> clans
+    recruiters: dict[tuple[str, str], str] = field(default_factory=dict)  # (invited, clan) -> by
     stakes: dict[str, list[Player]] = field(default_factory=dict)        # vampire -> hunters
     stake_kills: dict[str, list[Player]] = field(default_factory=dict)   # killed -> hunters
     witness: list[tuple[Player, Player]] = field(default_factory=list)   # (witness, watched)

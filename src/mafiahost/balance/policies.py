@@ -48,12 +48,35 @@ class RandomPolicy:
         random_moves(game, p, rng.random)
 
 
+def _seats(game: Game, ts) -> list:
+    """The players a move names (a role-naming move also carries a role id)."""
+    players = game.state.players
+    return [players[t] for t in ts if isinstance(t, str) and t in players]
+
+
 def _targets_outside(game: Game, seat: str, moves):
     """Split legal moves into those with every target outside the actor's faction."""
-    s = game.state
-    own = s.players[seat].faction
-    out = [mv for mv in moves if all(s.players[t].faction != own for t in mv[1])]
+    own = game.state.players[seat].faction
+    out = [mv for mv in moves if all(q.faction != own for q in _seats(game, mv[1]))]
     return out or list(moves)
+
+
+def _grouped(game: Game, seat: str) -> dict[str, list]:
+    """The seat's legal moves by ability (answers to open questions under ``answer``)."""
+    by_ability: dict[str, list] = {}
+    for ab, ts in game.legal_moves(seat):
+        by_ability.setdefault(ab, []).append((ab, ts))
+    return by_ability
+
+
+def _send(game: Game, seat: str, ab: str, ts) -> None:
+    try:
+        if ab == "answer":
+            game.answer(seat, *ts)
+        else:
+            game.submit(seat, ab, ts)
+    except Refused:
+        pass          # an earlier move this phase filled the slot
 
 
 class UniformPolicy:
@@ -83,17 +106,10 @@ class UniformPolicy:
 
 
 def _uniform_moves(game: Game, seat: str, rng: random.Random) -> None:
-    legal = game.legal_moves(seat)
-    by_ability: dict[str, list] = {}
-    for ab, ts in legal:
-        by_ability.setdefault(ab, []).append((ab, ts))
-    for moves in by_ability.values():
-        pool = _targets_outside(game, seat, moves)
+    for ab, moves in _grouped(game, seat).items():
+        pool = moves if ab == "answer" else _targets_outside(game, seat, moves)
         ab, ts = pool[int(rng.random() * len(pool))]
-        try:
-            game.submit(seat, ab, ts)
-        except Refused:
-            pass          # an earlier move this phase filled the slot
+        _send(game, seat, ab, ts)
 
 
 class SensiblePolicy:
@@ -118,14 +134,10 @@ class SensiblePolicy:
                     game.vote(seat, target)
                 except Refused:
                     pass
-        legal = game.legal_moves(seat)
-        by_ability: dict[str, list] = {}
-        for ab, ts in legal:
-            by_ability.setdefault(ab, []).append((ab, ts))
         checked = _checked_by(game, seat)
-        for aid, moves in by_ability.items():
-            spec = game.rules.abilities[f"{p.role}.{aid}"]
-            kinds = {e.mechanic for e in spec.effects}
+        for aid, moves in _grouped(game, seat).items():
+            spec = game.rules.abilities.get(f"{p.role}.{aid}")
+            kinds = {e.mechanic for e in spec.effects} if spec is not None else set()
             pool = moves
             if any("kill" in k or "shoot" in k for k in kinds):
                 pool = _targets_outside(game, seat, moves)
@@ -134,10 +146,7 @@ class SensiblePolicy:
             elif any("check" in k for k in kinds):
                 pool = [mv for mv in moves if not set(mv[1]) & checked] or moves
             ab, ts = pool[int(rng.random() * len(pool))]
-            try:
-                game.submit(seat, ab, ts)
-            except Refused:
-                pass
+            _send(game, seat, ab, ts)
 
     @staticmethod
     def _vote(game: Game, seat: str, rng: random.Random) -> str | None:

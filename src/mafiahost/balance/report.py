@@ -8,7 +8,7 @@ import io
 
 from ..engine.errors import Refused
 from . import exact
-from .simulate import Job, Result, Setup, paired_difference, run, wilson
+from .simulate import Job, Result, Setup, paired_difference, reported_ids, run, wilson
 
 
 def _names(setup: Setup, wid: str) -> tuple[str, str]:
@@ -48,7 +48,7 @@ def summary(result: Result) -> dict:
                  "precision": result.precision, "setups": []}
     for setup, t in zip(job.setups, result.tallies, strict=True):
         wins = {}
-        for w in setup.winner_ids():
+        for w in reported_ids(setup, t):
             lo, hi = wilson(t.wins[w], t.games)
             ru, en = _names(setup, w)
             wins[w] = {"name_ru": ru, "name_en": en, "wins": t.wins[w],

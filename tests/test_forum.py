@@ -311,6 +311,10 @@ def test_withdrawals_in_every_form_and_a_bare_changed_mind_only_with_a_vote():
         ("Вера", "Анна", "1"), ("Вера", None, "2"), ("Глеб", "Борис", "3"),
         ("Глеб", None, "4"), ("Егор", "Анна", "6"), ("Егор", None, "7")]
     assert report.skipped == []
+    # «передумал» is a reading the host is told about; «снимаю голос» is plain
+    assert [n for n in report.notes if "снятие" in n] == [
+        n for n in report.notes if "#4 " in n and "снятие" in n]
+    assert any("#4 " in n for n in report.notes)
 
 
 def test_edit_lines_of_every_forum_are_read():
@@ -334,3 +338,14 @@ def test_a_vote_against_oneself_and_a_russian_name_in_latin_letters():
     assert [(v, t, p.id) for v, t, p in report.votes] == [("Вера", "Вера", "1"),
                                                           ("Глеб", "Борис", "2")]
     assert len(report.notes) == 2
+
+
+def test_bold_and_red_emphasis_is_no_vote_but_an_unknown_short_name_is_reported():
+    g = vanilla_day1()
+    t = datetime(2024, 3, 13, 10, 0)
+    report = find_votes([Post("1", "Вера", t, "[b]Хинт:[/b] люблю кофе"),
+                         Post("2", "Глеб", t, "[color=red]это очень важно всем[/color]"),
+                         Post("3", "Дина", t, "[b]Вася[/b]")], g)
+    assert report.votes == []
+    assert [s["post"] for s in report.skipped] == ["3"]
+    assert report.skipped[0]["reason"] == "unknown"

@@ -98,3 +98,19 @@ def test_loading_gives_the_state_the_host_saw(sqlite_db):
     assert [(p.name, p.alive, sorted(p.st)) for p in again.state.order] == \
         [(p.name, p.alive, sorted(p.st)) for p in g.state.order]
     assert again.state.schedule == g.state.schedule and g.state.schedule
+
+
+def test_processes_opening_a_new_postgresql_database_at_once_all_succeed(pg_db):
+    """``serve --workers`` and a command beside it may open a new database together: one
+    process migrates while the others wait for it (an advisory lock), so none of them
+    fails on a half-made schema."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from mafiahost.store import open_store; "
+            "open_store(sys.argv[2]); print('ok')")
+    procs = [subprocess.Popen([sys.executable, "-c", code, src, pg_db], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [o.strip() for o, _ in outs] == ["ok"] * 4, [e[-500:] for _, e in outs]

@@ -527,6 +527,15 @@ def _body_target(roster: Roster, body: str, title: str | None):
 _SELF = {"себя", "сам себя", "самого себя", "самой себя", "себе", "myself", "me"}
 
 
+def _emphasis(body: str) -> bool:
+    """Red or bold text that is plainly no vote: a phrase of three words or more without a
+    vote word, or a heading («Хинт:»)."""
+    t = " ".join(_TAG.sub("", body).split())
+    if re.search(r"голос|против|vote", t, re.I):
+        return False
+    return len(t.split()) >= 3 or t.endswith(":") or not re.search(r"\w", t)
+
+
 def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True,
               self_seat: str | None = None) -> Reading:
     """A careful host's reading of one post's text (edit lines already taken out):
@@ -559,12 +568,12 @@ def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True,
         if target is None and self_seat is not None and fold(shown) in _SELF:
             target, how = self_seat, "self"   # «против себя»: the author's own seat
         if mk.form in ("red", "bold") and target is None and how in ("unknown", "empty") \
-                and len(allowed) > 1:
-            continue                      # emphasis, not a name («ВНИМАНИЕ»)
+                and (len(allowed) > 1 or _emphasis(mk.body)):
+            continue                      # emphasis, not a name («ВНИМАНИЕ», «[b]Хинт:[/b]»)
         reads.append((mk, target, how, cands, shown))
     plain = _TAG.sub("", bare)
-    withdraw = bool(_WITHDRAW.search(plain)) or (has_vote and bool(_CHANGED_MIND.match(
-        plain.strip())))
+    said = bool(_WITHDRAW.search(plain))
+    withdraw = said or (has_vote and bool(_CHANGED_MIND.match(plain.strip())))
     if reads:
         targets = {r[1] for r in reads if r[1] is not None}
         mk, target, how, cands, shown = reads[-1]
@@ -580,7 +589,8 @@ def read_post(text: str, roster: Roster, conv: dict, has_vote: bool = True,
                                "several" if how == "several" else "unknown", cands, notes)
         return Reading("vote", target, mk.form, how, shown, notes=notes)
     if withdraw:
-        return Reading("withdraw", None, "withdraw", "exact", "", notes=notes)
+        return Reading("withdraw", None, "withdraw", "exact" if said else "changed_mind",
+                       " ".join(plain.split())[:60], notes=notes)
     for mk in other:
         target, how, cands, shown = _body_target(roster, mk.body, mk.title)
         if target is not None:
@@ -780,6 +790,10 @@ def find_votes(posts, g, deadline: datetime | None = None, *, aliases: dict | No
         votes, refused = _try_votes(Game.replay(g.rules, list(g.events)), cands, g, lang)
     skipped += refused
     for c in votes:
+        if c["target"] is None and c["how"] == "changed_mind":
+            notes.append((c["i"], _say(
+                lang, f"{c['ref']}: «{c['shown']}» прочитано как снятие голоса.",
+                f"{c['ref']}: '{c['shown']}' read as taking the vote back.")))
         if c["how"] not in ("exact", "", None) and c["target"] not in ("against_all",
                                                                      "abstain", None):
             notes.append((c["i"], _say(

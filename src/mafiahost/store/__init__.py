@@ -59,6 +59,10 @@ HEAD = "0003"       # the latest migration; tests check it is the Alembic head
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
+#: The PostgreSQL advisory lock that serialises schema migrations across processes.
+MIGRATION_LOCK = 0x6D616669   # 'mafi'
+
+
 class StoreError(Exception):
     """A database that cannot be used (bad URL, unreachable server, a lost connection, a
     full disk): a sentence."""
@@ -183,6 +187,14 @@ class Store:
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as c:
+            if self.dialect == "postgresql":
+                # several processes may open a new database at once (``serve --workers``,
+                # a command beside the web app): one migrates, the others wait for it
+                # and then find the schema current
+                c.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
+                if inspect(c).has_table("alembic_version") and c.execute(
+                        text("SELECT version_num FROM alembic_version")).scalar() == HEAD:
+                    return
             cfg.attributes["connection"] = c
             command.upgrade(cfg, "head")
 

@@ -33,7 +33,13 @@ class MoveCommands(HostBase):
             a = _read_name(g, roster, actor, la, notes)
             g.player(a)
             ab_id = ability_id(g, a, ability)
-            ts = [_read_name(g, roster, t, la, notes) for t in targets]
+            own = g.rules.abilities.get(f"{g.state.players[a].role}.{ab_id}")
+            if own is not None and own.names_role and targets:
+                # a role-naming move: the last word is the role (the engine reads it)
+                ts = [_read_name(g, roster, t, la, notes) for t in targets[:-1]] \
+                    + [targets[-1]]
+            else:
+                ts = [_read_name(g, roster, t, la, notes) for t in targets]
             allowed = replace or bool(g.rules.forum.get("replace_moves"))
             n0 = len(g.events)
             try:
@@ -70,7 +76,14 @@ def _move_words(g, key: str, ab_id: str, actor: str, targets, lang: str) -> str:
     title = (spec.name_ru if lang == "ru" else spec.name_en) if spec else ab_id
     move = f"{g.display(actor)} — {title}"
     if targets:
-        move += " → " + ", ".join(g.display(t) for t in targets)
+        shown = [g.display(t) for t in targets]
+        if spec is not None and spec.names_role:     # the last target names a role
+            try:
+                r = g.rules.roles[g.role_named(spec, targets[-1])]
+                shown[-1] = r.name_ru if lang == "ru" else r.name_en
+            except Exception:  # noqa: BLE001 - an unreadable role: shown as typed
+                pass
+        move += " → " + ", ".join(shown)
     return move
 
 

@@ -148,3 +148,25 @@ def test_the_json_observation_is_the_api_one():
     assert obs["schema"] == "mafiahost.observation/1"
     assert obs["seat"] == a
     assert all(ev["audience"] in ("public", "private") for ev in obs["events"])
+
+
+def test_role_naming_moves_and_answers_have_actions():
+    """A move that names a role (``names_role``) takes its seats and a role; answers to
+    questions are numbered by position among the seat's open questions."""
+    from types import SimpleNamespace as NS
+
+    from mafiahost.agents.codec import ANSWER_OPTIONS, ANSWER_SLOTS
+    rules = NS(roles={"boss": 0, "cop": 0, "doctor": 0},
+               abilities={"cop.name": NS(id="name", targets=1, names_role=True),
+                          "cop.shoot": NS(id="shoot", targets=1)})
+    c = Codec(rules, ["A", "B", "C"])
+    m = c.move("name", ("B", "doctor"))
+    assert c.decode(m) == ("move", "name", ("B", "doctor"))
+    assert len({c.move("name", (s, r)) for s in "ABC" for r in rules.roles}) == 9
+    qs = [{"id": 7, "to": "A", "options": [["yes", "да", "yes"], ["no", "нет", "no"]]},
+          {"id": 9, "to": "A", "options": [["clan_a", "", ""], ["clan_b", "", ""]]}]
+    codes = c.moves([("answer", ("9", "clan_b")), ("answer", ("7", "yes"))], qs)
+    assert [c.decode(x, qs) for x in codes] == [("move", "answer", ("9", "clan_b")),
+                                                 ("move", "answer", ("7", "yes"))]
+    assert c.decode(codes[0], []) == ("pass",)            # the question is gone
+    assert c.size == c.answer_offset + ANSWER_SLOTS * ANSWER_OPTIONS

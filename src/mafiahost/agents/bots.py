@@ -38,6 +38,8 @@ def kind_of(ab) -> str | None:
     none of them is known."""
     names = {m.name for m, _ in ab.mechs} if ab.mechs else \
         {e.mechanic for e in ab.effects}
+    if not names:
+        return None
     if names & KILL:
         return "kill"
     if names & PROTECT:
@@ -84,12 +86,28 @@ class Known:
             if g.state.players[seat].faction in rules.factions else "single"
 
 
+class _Answer:
+    """Stands for an answer to a question in a slot group (no ability spec behind it)."""
+    mechs = ()
+    effects = ()
+
+    def __init__(self, qid):
+        self.id = "answer"
+        self.qid = qid
+
+
 def _slots(g, seat: str, moves):
-    """Legal moves grouped by the slot they fill (one move a slot)."""
+    """Legal moves grouped by the slot they fill (one move a slot); the answers to one
+    question are a group of their own."""
     p = g.state.players[seat]
     groups: dict[tuple, list] = {}
+    answers: dict = {}
     for aid, ts in moves:
-        ab = g.rules.abilities[f"{p.role}.{aid}"]
+        ab = g.rules.abilities.get(f"{p.role}.{aid}")
+        if ab is None:                   # ("answer", (question id, option))
+            qa = answers.setdefault(ts[0], _Answer(ts[0]))
+            groups.setdefault(("answer", ts[0]), []).append((qa, ts))
+            continue
         groups.setdefault(g.slot_of(p, ab), []).append((ab, ts))
     return list(groups.values())
 

@@ -9,23 +9,42 @@ One ``Discrete`` space holds every kind of thing a seat can send:
                               a block holds every tuple of targets, mixed radix, the first
                               target the most significant digit
 
-A target position has a kind: ``seat`` (N values, seating order) — every ability today —
-``role`` (the rule set's role ids, sorted) for a move that names a role, and ``answer`` for
-an answer to a question put to a player (its values the ability's ``answers`` list). An
-ability declares non-seat positions with a ``target_kinds`` tuple (and ``answers``); the
-codec reads them when present, so such moves need no new encoding.
+    last, one block for answers to questions put to the seat:
+                              ANSWER_SLOTS x ANSWER_OPTIONS actions, (the seat's k-th open
+                              question, oldest first; its j-th option)
+
+A target position has a kind: ``seat`` (N values, seating order) or ``role`` (the rule
+set's role ids, sorted): an ability with ``names_role`` (a move that names a role, e.g.
+"X is the sheriff") takes its seat targets and then a role. An ability may also declare
+its kinds with a ``target_kinds`` tuple. The engine's legal moves give an answer as
+``("answer", (question id, option id))``; since question ids and their options are known
+only when a question is asked, the codec numbers them by position among the seat's open
+questions (``state.questions``), so the action space stays fixed.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 PASS = 0
+ANSWER = "answer"
+ANSWER_SLOTS = 4          # open questions a seat can answer at once
+ANSWER_OPTIONS = 8        # options of one question
 
 
 def target_kinds(ab) -> tuple[str, ...]:
     kinds = getattr(ab, "target_kinds", None)
     if kinds:
         return tuple(kinds)
+    if getattr(ab, "names_role", False):
+        return ("seat",) * ab.targets + ("role",)
     return ("seat",) * ab.targets
+
+
+def open_questions(state, seat: str) -> list[dict]:
+    """The seat's open questions, oldest first (none where the engine has no questions)."""
+    qs = getattr(state, "questions", None) or {}
+    return sorted((q for q in qs.values() if q.get("to") == seat), key=lambda q: q["id"])
 
 
 class Codec:
@@ -75,7 +94,11 @@ class Codec:
         for b in self.blocks:
             self._pos_index.append(self.index_in[k:k + len(b[2])])
             k += len(b[2])
+        self.answer_offset = offset
+        offset += ANSWER_SLOTS * ANSWER_OPTIONS
         self.size = offset
+        self._memo: dict = {}
+        self._offsets = [b[3] for b in self.blocks]
 
     def vote(self, target: str) -> int:
         return self.vote_index[target]
@@ -89,44 +112,54 @@ class Codec:
             code = code * len(doms[i]) + idx[i][t]
         return offset + code
 
-    def moves(self, moves) -> list[int]:
-        """``move`` for a list of (ability, targets), faster: seat targets are looked up
-        in one table per ability."""
+    def answer(self, questions: list[dict], qid, option) -> int | None:
+        """The action of answering question ``qid`` with ``option`` (None when it does not
+        fit the fixed block: too many open questions or options)."""
+        for k, q in enumerate(questions[:ANSWER_SLOTS]):
+            if str(q["id"]) == str(qid):
+                ids = [o[0] for o in q["options"]][:ANSWER_OPTIONS]
+                if option in ids:
+                    return self.answer_offset + k * ANSWER_OPTIONS + ids.index(option)
+        return None
+
+    def moves(self, moves, questions=None) -> list[int]:
+        """``move`` for a list of (ability, targets), each pair encoded once per codec;
+        answers by position among ``questions`` (the seat's open ones)."""
+        memo = self._memo
         out = []
-        cache: dict = {}
-        for aid, ts in moves:
-            k = len(ts)
-            hit = cache.get((aid, k))
-            if hit is None:
-                bi = self.block_of[(aid, k)]
-                _, kinds, doms, offset, _ = self.blocks[bi]
-                hit = cache[(aid, k)] = (offset, self._pos_index[bi],
-                                         [len(d) for d in doms])
-            offset, idx, sizes = hit
-            if k == 1:
-                out.append(offset + idx[0][ts[0]])
-            elif k == 0:
-                out.append(offset)
-            else:
-                code = 0
-                for i, t in enumerate(ts):
-                    code = code * sizes[i] + idx[i][t]
-                out.append(offset + code)
+        for m in moves:
+            if m[0] == ANSWER and (ANSWER, len(m[1])) not in self.block_of:
+                a = self.answer(questions or [], *m[1])
+                if a is not None:
+                    out.append(a)
+                continue
+            code = memo.get(m)
+            if code is None:
+                code = memo[m] = self.move(m[0], m[1])
+            out.append(code)
         return out
 
-    def decode(self, action: int):
-        """``("pass",)``, ``("vote", target)`` or ``("move", ability, targets)``."""
+    def decode(self, action: int, questions=None):
+        """``("pass",)``, ``("vote", target)`` or ``("move", ability, targets)`` (an answer
+        is ``("move", "answer", (question id, option))``, read from ``questions``, the
+        seat's open ones; ``("pass",)`` when there is no such question or option)."""
         a = int(action)
         if a == PASS:
             return ("pass",)
         if 1 <= a <= self.n + 2:
             return ("vote", self.vote_targets[a - 1])
-        for aid, _kinds, doms, offset, size in self.blocks:
-            if offset <= a < offset + size:
-                code = a - offset
-                ts = []
-                for d in reversed(doms):
-                    code, r = divmod(code, len(d))
-                    ts.append(d[r])
-                return ("move", aid, tuple(reversed(ts)))
+        if self.answer_offset <= a < self.size:
+            k, j = divmod(a - self.answer_offset, ANSWER_OPTIONS)
+            qs = questions or []
+            if k < len(qs) and j < len(qs[k]["options"]):
+                return ("move", ANSWER, (str(qs[k]["id"]), qs[k]["options"][j][0]))
+            return ("pass",)
+        if 0 <= a < self.size:
+            aid, _kinds, doms, offset, _size = self.blocks[bisect_right(self._offsets, a) - 1]
+            code = a - offset
+            ts = []
+            for d in reversed(doms):
+                code, r = divmod(code, len(d))
+                ts.append(d[r])
+            return ("move", aid, tuple(reversed(ts)))
         raise ValueError(f"action {a} is outside the action space (0..{self.size - 1})")

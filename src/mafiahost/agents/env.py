@@ -29,7 +29,7 @@ from ..engine.game import Game
 from ..rules import load
 from ..rules.setup import deal
 from ..sim import NAMES
-from .codec import PASS, Codec
+from .codec import PASS, Codec, open_questions
 from .observation import legal_votes
 from .observation import observation as json_observation
 
@@ -344,10 +344,15 @@ class MafiaEnv(AECEnv):
         g = self.game
         self.infos[a] = {}
         done = True
-        kind = self.codec.decode(action) if action is not None else ("pass",)
+        if action is None:
+            kind: tuple = ("pass",)
+        elif int(action) >= self.codec.answer_offset:
+            kind = self.codec.decode(action, open_questions(g.state, a))
+        else:
+            kind = self.codec.decode(action)
         if kind[0] != "pass":
             a_ = int(action)
-            mask = self._mask(a)
+            mask = self._mask(a, copy=False)
             if not 0 <= a_ < self.codec.size or not mask[a_]:
                 self.infos[a] = {"refused": "not a legal action now; taken as a pass"}
             else:
@@ -376,9 +381,9 @@ class MafiaEnv(AECEnv):
                 self._accumulate_rewards()      # the only rewards: at the end
 
     # ---- what a seat sees ----------------------------------------------------------------
-    def _mask(self, agent: str) -> np.ndarray:
-        """The action mask (a new array; the legal actions of the seat whose turn it is,
-        all zero for the others)."""
+    def _mask(self, agent: str, copy: bool = True) -> np.ndarray:
+        """The action mask (a new array unless ``copy`` is false; the legal actions of the
+        seat whose turn it is, all zero for the others)."""
         g = self.game
         if g.state.over or self.terminations[agent] or self.truncations[agent] \
                 or agent != self.agent_selection:
@@ -386,16 +391,17 @@ class MafiaEnv(AECEnv):
         key = (agent, len(g.events), g.state.idx)
         c = self._mask_made
         if c is not None and c[0] == key:
-            return c[1].copy()
+            return c[1].copy() if copy else c[1]
         mask = np.zeros(self.codec.size, dtype=np.int8)
         moves, votes = self.legal_of(agent)
         vi = self.codec.vote_index
         idx = [PASS] + [vi[t] for t in votes]
         if moves:
-            idx += self.codec.moves(moves)
+            idx += self.codec.moves(moves, open_questions(g.state, agent)
+                                    if getattr(g.state, "questions", None) else None)
         mask[idx] = 1
         self._mask_made = (key, mask)
-        return mask.copy()
+        return mask.copy() if copy else mask
 
     def observe(self, agent):
         vec = self.knowledge[agent].update()

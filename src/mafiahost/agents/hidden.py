@@ -44,6 +44,7 @@ TO_KINDS = {
     "question_granted", "recruit_failed", "redirect_failed", "redirect_set", "shot_failed",
     "vest_hit", "visitor_known", "watch_result", "action_gained", "curse_lifted", "cursed",
     "recruit_attempt", "witness_result",
+    "question_asked", "question_answered",      # a question put to the player, his answer
 }
 # told to a group: the director's group (niichavo) learns its new leader
 GROUP_KINDS = {"heir"}
@@ -269,24 +270,38 @@ def run(rulesets, games: int, players: int = 12) -> dict:
     return report
 
 
+def _one(args) -> tuple[str, dict, float]:
+    r, games, players = args
+    t = time.perf_counter()
+    rep = run([r], games, players)[r]
+    return r, rep, time.perf_counter() - t
+
+
 def main(argv=None) -> int:
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
     from ..rules import available
     ap = argparse.ArgumentParser(description="Check that no observation holds what its "
                                              "seat may not see.")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--players", type=int, default=12)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="rule sets checked at once, one process each")
     ap.add_argument("--ruleset", nargs="*")
     a = ap.parse_args(argv)
     bad = 0
-    for r in a.ruleset or available():
-        t = time.perf_counter()
-        rep = run([r], a.games, a.players)[r]
-        bad += rep["violations"]
-        print(f"{r:14} {rep['games']} games, {rep['observations']} observations checked, "
-              f"{rep['violations']} with a leak ({time.perf_counter() - t:.1f} s)"
-              + (f"; first: {json.dumps(rep['first'], ensure_ascii=False)}"
-                 if rep["first"] else ""))
-        sys.stdout.flush()
+    work = [(r, a.games, a.players) for r in a.ruleset or available()]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        for r, rep, dt in pool.map(_one, work):
+            bad += rep["violations"]
+            print(f"{r:14} {rep['games']} games, {rep['observations']} observations checked, "
+                  f"{rep['violations']} with a leak ({dt:.1f} s)"
+                  + (f"; first: {json.dumps(rep['first'], ensure_ascii=False)}"
+                     if rep["first"] else ""))
+            sys.stdout.flush()
+    print(f"{'leaks found' if bad else 'no leak'} ({time.perf_counter() - t0:.0f} s)")
     return 1 if bad else 0
 
 

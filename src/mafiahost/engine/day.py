@@ -119,17 +119,21 @@ def check_vote(g, p, target, fixed: bool = False):
 def legal_votes(g, p) -> list[str]:
     """Every vote ``check_vote`` accepts from ``p`` now: living seats in seating order,
     then ``against_all`` and ``abstain``. Without a rule set's ``vote_check`` hook the
-    check depends on a seat target only through its being alive, so one living target is
-    asked for all of them."""
+    check depends on a seat target only through its being alive (``abstain`` is refused
+    exactly for the voter's own reasons), so ``abstain`` is asked for all of them."""
     s = g.state
     if s.over or s.phase != "day":
         return []
     alive = [q.name for q in s.order if q.alive]
     if g.rules.hooks.get("vote_check"):
         seats = [t for t in alive if check_vote(g, p, t) is None]
-    else:
-        seats = alive if alive and check_vote(g, p, alive[0]) is None else []
-    return seats + [t for t in ("against_all", "abstain") if check_vote(g, p, t) is None]
+        tail = [t for t in ("against_all", "abstain") if check_vote(g, p, t) is None]
+        return seats + tail
+    if check_vote(g, p, "abstain") is not None:
+        return []
+    if check_vote(g, p, "against_all") is None:
+        return alive + ["against_all", "abstain"]
+    return alive + ["abstain"]
 
 
 def check_unvote(g, p, fixed: bool = False):

@@ -349,3 +349,14 @@ def test_bold_and_red_emphasis_is_no_vote_but_an_unknown_short_name_is_reported(
     assert report.votes == []
     assert [s["post"] for s in report.skipped] == ["3"]
     assert report.skipped[0]["reason"] == "unknown"
+
+
+def test_a_vote_word_inside_the_markup_and_a_nick_that_is_a_short_form():
+    rules = copy.copy(load("vanilla"))
+    rules.forum = {"vote_markup": ["red"]}
+    g = vanilla_day1(rules)
+    t = datetime(2024, 3, 13, 10, 0)
+    report = find_votes([Post("1", "Вера", t, "[color=red][b]Голос: Бориса[/b][/color]"),
+                         Post("2", "Глеб", t, "Мой голос — [color=red]Анну[/color]. Прости.")],
+                        g)
+    assert [(v, t) for v, t, _ in report.votes] == [("Вера", "Борис"), ("Глеб", "Анна")]

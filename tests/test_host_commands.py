@@ -2,8 +2,8 @@
 replacing a move, замена and the host's override, posts, the commitment and verify."""
 
 import hashlib
-import re
 import json
+import re
 
 from test_host_support import NAMES12, cli, cli_ok, events_of, new_game, show
 

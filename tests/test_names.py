@@ -113,3 +113,12 @@ def test_bad_names_at_creation_are_refused_with_a_sentence(names, word):
 
 def test_good_names_pass():
     validate_names(["Саша", "Маша", "Саша К", "Grom", "Кот_Бегемот", "А" * 64])
+
+
+def test_a_latin_nick_spelled_a_little_differently_in_cyrillic():
+    r = Roster(["KotPharaon", "Анубис", "Shadow"])
+    assert (r.target("Котофараона").seat, r.target("Котофараона").how) == ("KotPharaon",
+                                                                          "translit")
+    assert r.target("Шадоу").seat == "Shadow"
+    assert r.target("Шлем").seat is None
+    assert Roster(["Костян", "Инна"]).target("Костю").seat == "Костян"   # both Константин

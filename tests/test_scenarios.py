@@ -147,7 +147,7 @@ def test_absent_and_excused_name_living_players():
     players = {"Анна": "doctor", "Борис": "black_doctor", "Вера": "boss", "Глеб": "civilian",
                "Дина": "civilian", "Егор": "civilian"}
     for key in ("excused", "absent"):
-        def data(names):
+        def data(names, key=key):
             return {"ruleset": "gemini", "players": players, "script": [
                 {"night": 1, "actions": [["Борис", "kill", "Глеб"]],
                  "expect": {"eliminated": ["Глеб"]}},
@@ -156,3 +156,28 @@ def test_absent_and_excused_name_living_players():
         for bad in ("Глеб", "Нонейм"):        # killed last night / no such player
             rep = play(data([bad]))
             assert rep.error and f"{key}: '{bad}'" in rep.error, rep.error
+
+
+def test_an_answer_to_a_question_to_the_host_is_one_event_type_old_names_still_match():
+    """The Wise (atlantis), the Lucky one (niichavo) and the dice's question (musketeers) all
+    get an ``answer`` event; files written with the old names (``check_result`` with a
+    ``question``, ``question_answer``) still match (scenario.RENAMED_EVENTS)."""
+    seen = {}
+    for path in ("niichavo/n26_lucky_questions.yaml",
+                 "musketeers/m49_dice_question_same_night.yaml",
+                 "musketeers/m49b_dice_question_forced_where_rolled.yaml"):
+        rep = run_file(ROOT / "scenarios" / path)
+        assert rep.ok, rep.failures
+        seen[path] = rep.game.events
+    for evs in seen.values():
+        assert any(e.type == "answer" and "question" in e.data for e in evs)
+        assert not any(e.type in ("question_answer",) or
+                       (e.type == "check_result" and "question" in e.data) for e in evs)
+    data = load_scenario(ROOT / "scenarios" / "musketeers/m49_dice_question_same_night.yaml")
+    assert any(w.get("type") == "question_answer"
+               for entry in data["script"] for w in (entry.get("expect") or {}).get("events", []))
+    for entry in data["script"]:
+        for w in (entry.get("expect") or {}).get("events", []):
+            if w.get("type") == "question_answer":
+                w["type"] = "no_such_event"
+    assert not play(data).ok

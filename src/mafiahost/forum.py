@@ -435,6 +435,9 @@ _CHANGED_MIND = re.compile(r"^\W*(?:я\s+)?(?:передумал[аи]?|changed\
                            r"(?:\W+(?:снимаю|отзываю|сниму))?\W*$", re.I)
 
 
+_VOTE_WORD = re.compile(r"^\s*(?:(?:мой|my)\s+)?(?:голос|vote)\s*[:\-–—=]\s*", re.I)
+
+
 @dataclass
 class Mark:
     """One piece of vote markup outside quotes: its form, title (spoilers), body."""
@@ -500,6 +503,7 @@ def _body_target(roster: Roster, body: str, title: str | None):
     """The target a vote body names: (target or None, how, candidates, shown)."""
     text = _TAG.sub("", body)
     line = next((x for x in text.splitlines() if x.strip()), "").strip()
+    line = _VOTE_WORD.sub("", line, count=1) or line      # «Голос: Виталия»
     shown = " ".join(line.split())[:60]
     if not line:
         return None, "empty", (), shown
@@ -1003,12 +1007,14 @@ def _read_votes(posts, g, deadline, aliases, host_nicks, lang, now, context, pri
                      f"'{shown}' is not a player's name{hint_en}; the vote is not counted.")
             continue
         if edited_late:
-            when = f"{last_edit:%d.%m.%Y %H:%M}" if last_edit else "?"
+            when = f"{last_edit:%d.%m.%Y %H:%M}" if last_edit else "время правки не прочитано"
             skip("edited_late",
-                 f"пост отредактирован после срока ({when}), а первоначального текста в "
+                 f"пост отредактирован после срока или неизвестно когда ({when}), а "
+                 f"первоначального текста в "
                  f"дампе нет; голос не засчитан, пока ведущий не решит (votes fix ID {num} "
                  f"ИМЯ).",
-                 f"the post was edited after the deadline ({when}) and the dump does not "
+                 f"the post was edited after the deadline or at an unknown time ({when}) "
+                 f"and the dump does not "
                  f"hold its original; the vote is not counted until the host decides "
                  f"(votes fix ID {num} NAME).")
             continue

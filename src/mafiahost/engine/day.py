@@ -346,11 +346,14 @@ def _tie_dice(g, dc, leaders):
 
 
 def shield_tied(g, leaders) -> None:
-    """The tied lose their next night's move and are untouchable that night."""
+    """The tied lose their next night's move and are untouchable that night. The loss is
+    public (everyone saw the tie), so a move they send that night is refused (``no_action``
+    with the cause ``tie``), not taken and silently void."""
     s = g.state
     for name in leaders:
         p = s.players[name]
         g.set_status(p, "blocked", "tie", until=s.idx + 1)
+        g.set_status(p, "no_action", "tie", until=s.idx + 1)
         g.set_status(p, "shielded", "tie", until=s.idx + 1)
     g.emit("no_lynch", PUBLIC, why="tie", shielded=leaders)
 

@@ -508,6 +508,12 @@ class Game:
                     f"пользуются способностями.",
                     f"'{p.name}' is in jail: prisoners cannot vote, shoot or use abilities.")
         if s.has(p, "no_action"):
+            if s.status_value(p, "no_action") == "tie":
+                return (f"«{p.name}» лишён(а) ночного хода в эту ночь: при ничьей на дневном "
+                        f"голосовании все набравшие равное число голосов блокируются на "
+                        f"следующую ночь.",
+                        f"'{p.name}' has lost this night's action: a tie at the day's vote "
+                        f"blocks every tied player for the next night.")
             return (f"«{p.name}» лишён(а) ночного хода в эту ночь.",
                     f"'{p.name}' has lost this night's action.")
         return (f"«{ab.name_ru}» ещё недоступна: {ab.requires_ru or ab.requires_status}.",

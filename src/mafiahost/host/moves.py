@@ -27,7 +27,12 @@ class MoveCommands(HostBase):
             g = c.g
             la = lang or c.row.lang
             a = self.seat(g, actor)
-            ts = [self.seat(g, t) for t in targets]
+            own = g.rules.abilities.get(f"{g.state.players[a].role}.{ability}")
+            if own is not None and own.names_role and targets:
+                # a role-naming move: the last word is the role (the engine reads it)
+                ts = [self.seat(g, t) for t in targets[:-1]] + [targets[-1]]
+            else:
+                ts = [self.seat(g, t) for t in targets]
             allowed = replace or bool(g.rules.forum.get("replace_moves"))
             n0 = len(g.events)
             try:
@@ -44,7 +49,11 @@ class MoveCommands(HostBase):
             title = (spec.name_ru if la == "ru" else spec.name_en) if spec else ability
             move = f"{g.display(a)} — {title} ({ability})"
             if ts:
-                move += " → " + ", ".join(g.display(t) for t in ts)
+                shown = [g.display(t) for t in ts]
+                if spec is not None and spec.names_role:
+                    r = g.rules.roles[g.role_named(spec, ts[-1])]
+                    shown[-1] = r.name_ru if la == "ru" else r.name_en
+                move += " → " + ", ".join(shown)
             if w is not None:
                 old = _find_action(g, w.data["seq"])
                 was = f"{old.data['ability']} {' '.join(old.data['targets'])}".strip() \

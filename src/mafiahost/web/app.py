@@ -431,6 +431,9 @@ async def player_post(request: Request, kind: str):
     lang = lang_of(request)
 
     def command(gid, seat, check):
+        if kind == "answer":
+            return w.host.answer(gid, seat, one(form, "question"), one(form, "answer"), lang,
+                                 guard=check)
         if kind == "act":
             targets = [t.strip() for t in form.get("target", []) if t.strip()]
             # never ``replace`` here: a player may change a sent move only where the rule
@@ -458,7 +461,8 @@ async def player_post(request: Request, kind: str):
     w.live.poke()
     if request.headers.get("accept") == "application/json" or bearer(request):
         return JSONResponse({"ok": True, "message": done.message})
-    return redirect(request, f"/p/{token}#{'move' if kind == 'act' else 'vote'}",
+    anchor = {"act": "move", "answer": "questions"}.get(kind, "vote")
+    return redirect(request, f"/p/{token}#{anchor}",
                     ("ok", done.message))
 
 
@@ -468,6 +472,10 @@ async def player_act(request: Request):
 
 async def player_vote(request: Request):
     return await player_post(request, "vote")
+
+
+async def player_answer(request: Request):
+    return await player_post(request, "answer")
 
 
 async def player_live(request: Request):
@@ -869,10 +877,12 @@ def routes() -> list:
         Route("/p/{token}", player, methods=["GET"]),
         Route("/p/{token}/act", player_act, methods=["POST"]),
         Route("/p/{token}/vote", player_vote, methods=["POST"]),
+        Route("/p/{token}/answer", player_answer, methods=["POST"]),
         Route("/p/{token}/live", player_live, methods=["GET"]),
         Route("/p", player, methods=["GET"]),              # the token as a bearer header
         Route("/p/act", player_act, methods=["POST"]),
         Route("/p/vote", player_vote, methods=["POST"]),
+        Route("/p/answer", player_answer, methods=["POST"]),
         Route("/games/{gid:int}/export.json", public_export, methods=["GET"]),
         Route("/host", host_home, methods=["GET"]),
         Route("/host/games", host_create, methods=["POST"]),

@@ -113,10 +113,26 @@ def player_moves(g, seat: str, lang: str) -> list[dict]:
             opts = [ts for aid, ts in legal if aid == ab.id]
         if not opts:
             item["why"] = None if mine else ""
-        item["options"] = [[(s, g.display(s)) for s in col]
-                           for col in _choices(opts, ab.targets)]
+        cols = _choices(opts, ab.targets + (1 if ab.names_role else 0))
+        item["options"] = [[(s, g.display(s)) for s in col] for col in cols[:ab.targets]]
+        if ab.names_role and cols:         # the role a role-naming move names, by its name
+            roles = g.rules.roles
+            item["options"].append([(r, roles[r].name_ru if ru else roles[r].name_en)
+                                    for r in cols[-1]])
         item["usable"] = bool(opts)
         out.append(item)
+    return out
+
+
+def player_questions(g, seat: str, lang: str) -> list[dict]:
+    """The questions the rules put to this player, open now: the sentence and the answers."""
+    from ..engine.mechanics.questions import open_questions
+    w = posts.Writer(g, lang, "plain")
+    out = []
+    for q in open_questions(g, seat):
+        ev = next(e for e in g.events if e.type == "question_asked" and e.data["id"] == q["id"])
+        out.append({"id": q["id"], "text": posts.question_line(w, ev),
+                    "options": [(o[0], o[1] if lang == "ru" else o[2]) for o in q["options"]]})
     return out
 
 
@@ -163,6 +179,7 @@ def player_page(row, g, seat: str, lang: str) -> dict:
         "phase": w.phase_label(lab), "deadline": dl,
         "card": posts.role_card(g, seat, lang, "plain"),
         "moves": player_moves(g, seat, lang),
+        "questions": player_questions(g, seat, lang),
         "vote": player_vote(g, seat, lang),
         "count": posts.vote_count_post(g, lang, "plain", deadline=parse_time(dl))
         if st.phase == "day" and not st.over else "",

@@ -236,9 +236,10 @@ def duel_rules(g, p, ab, ts, params):
         return (f"«{ab.name_ru}»: нельзя вызвать того, кто ушёл на охоту.",
                 f"'{ab.name_en}': you cannot challenge a player who went hunting.")
     if s.has(p, "dueled:" + t.name):
-        return (f"«{ab.name_ru}»: эта пара уже сражалась; второй поединок — только один раз "
-                f"за игру.",
-                f"'{ab.name_en}': this pair has already fought; a pair fights once a game.")
+        return (f"«{ab.name_ru}»: {p.name} и {t.name} уже сражались, а одна пара противников "
+                f"может сразиться только один раз за игру.",
+                f"'{ab.name_en}': {p.name} and {t.name} have already fought, and a pair of "
+                f"opponents fights only once a game.")
     why = vote_loss(g, p)
     if why is not None:
         return (f"«{ab.name_ru}»: вызов даётся вместе с голосом, а {why[0]}",

@@ -269,6 +269,8 @@ def elder_tie(g, dc, leaders):
     if alive > limit:
         for t in leaders:
             g.set_status(s.players[t], "blocked", "tie", until=s.idx + 1)
+            # public: their move that night is refused, not silently void
+            g.set_status(s.players[t], "no_action", "tie", until=s.idx + 1)
         g.emit("tie_blocked", PUBLIC, players=list(leaders))
     g.emit("no_lynch", PUBLIC, why="tie")
     return None
@@ -286,5 +288,5 @@ def ask(n, actor, targets, params):
     t = targets[0]
     sides = g.rules.factions
     enemy = sides[t.faction].side != sides[actor.faction].side
-    g.emit("question_answer", g.to(actor), to=actor.name, target=t.name,
+    g.emit("answer", g.to(actor), to=actor.name, question="enemy", target=t.name,
            result="enemy" if enemy else "not_enemy")

@@ -555,7 +555,7 @@ def question(n, actor, targets, params):
     else:
         want = {"town": ("town",), "mafia": ("criminal",), "singles": ("single",)}[q]
         result = sum(1 for p in alive if _side(g, p) in want)
-    g.emit("check_result", g.to(actor), to=actor.name, question=q, result=result)
+    g.emit("answer", g.to(actor), to=actor.name, question=q, result=result)
 
 
 @nmech("niichavo_release")

@@ -80,10 +80,24 @@ def kill(n, actor, targets, params):
     if cursed(g, actor) == "impotence":
         g.emit("no_effect", HOST, player=actor.name, ability="kill", why="impotence")
         return
+    if params.get("guess"):
+        # the maniac: «указывает кого убивает и какая у этого игрока роль, если угадывает
+        # происходит действие - убийство» (a clan's role is guessed without the clan)
+        named = n.current.role if n.current is not None else None
+        if named is None or _base(named) != _base(t.role):
+            g.emit("no_effect", HOST, player=actor.name, ability="kill", why="wrong_guess",
+                   target=t.name)
+            g.emit("guess_missed", g.to(actor), to=actor.name, target=t.name, role=named)
+            return
     service = params.get("service")
     if service:
         _take_order(n, actor, service, t)
     n.attack(actor, t, "direct", params.get("cause", "kill"), how="killed")
+
+
+def _base(role: str) -> str:
+    """A role without its clan (boss_a, boss_b: boss)."""
+    return role[:-2] if role.endswith(("_a", "_b")) else role
 
 
 @mechanic("singapore_seek")

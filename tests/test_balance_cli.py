@@ -60,6 +60,9 @@ def test_balance_json_has_intervals_for_every_side_and_survival(capsys):
         assert w["low"] <= w["rate"] <= w["high"]
     assert s["games"] == 200 and s["stopped"] == "games"
     assert {"boss", "commissar", "lover", "civilian"} <= set(e["survival"])
+    # survival is by the role dealt: heirs and recruits count under their first role
+    assert set(e["survival"]) == set(e["roles"])
+    assert sum(r["seats"] for r in e["survival"].values()) == 200 * 12
     assert e["days"]["mean"] > 0
 
 

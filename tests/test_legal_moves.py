@@ -75,3 +75,27 @@ def test_a_refused_move_is_not_generated():
                 else:
                     assert (p.name, ab.id, ts) in moves
     assert refused > 0
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_the_random_player_draws_only_generated_moves(ruleset):
+    """``random_legal_targets`` gives one of ``legal_targets`` (None exactly when there
+    is none), and over many draws every legal tuple of a small pool comes up."""
+    for seed in range(4):
+        g = new_random_game(ruleset, 12, seed)
+        rng = random.Random(seed)
+        while not g.state.over and g.state.idx < 10:
+            for p in g.state.order:
+                for ab in g.rules.by_phase[p.role].get(g.state.phase, ()):
+                    if g.why_not_actor(p, ab) is not None:
+                        continue
+                    legal = set(g.legal_targets(p, ab))
+                    draws = {g.random_legal_targets(p, ab, rng.random) for _ in range(40)}
+                    if not legal:
+                        assert draws == {None}, (ruleset, p.name, ab.key)
+                    else:
+                        assert draws <= legal, (ruleset, p.name, ab.key, draws - legal)
+                        if len(legal) <= 4:
+                            assert draws == legal, (ruleset, p.name, ab.key)
+            play_phase(g, rng)
+            g.resolve()

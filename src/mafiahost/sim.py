@@ -1,7 +1,8 @@
 """Whole games by random legal moves: the demo, the soak tests and the benchmarks.
 
 The random player draws each move from the engine's legal-move generator
-(``Game.legal_targets``, the one behind ``Game.legal_moves``) and records it as ``submit``
+(``Game.random_legal_targets``: one of ``Game.legal_targets``, the list behind
+``Game.legal_moves``) and records it as ``submit``
 would, so a simulated game is a real game with a real event log; nothing is tried and
 refused.
 """
@@ -61,16 +62,17 @@ def random_vote(g: Game, p, alive: list, aa: bool, rnd) -> None:
 
 def random_moves(g: Game, p, rnd) -> None:
     """The random player's moves this phase: each usable ability 90% of the time, on
-    targets drawn uniformly from the legal ones (``Game.legal_targets``)."""
+    targets drawn uniformly from the legal ones (``Game.random_legal_targets``, one of
+    ``Game.legal_targets``)."""
     abilities = g.rules.by_phase[p.role][g.state.phase]
     if not abilities or (not p.alive and not any(ab.while_dead for ab in abilities)):
         return
     for ab in abilities:
         if rnd() < 0.1 or g.why_not_actor(p, ab) is not None:
             continue
-        legal = g.legal_targets(p, ab)
-        if legal:
-            g.record(p, ab, legal[int(rnd() * len(legal))])
+        ts = g.random_legal_targets(p, ab, rnd)
+        if ts is not None:
+            g.record(p, ab, ts)
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

@@ -8,7 +8,7 @@ import io
 
 from ..engine.errors import Refused
 from . import exact
-from .simulate import Job, Result, Setup, paired_difference, run, wilson
+from .simulate import Job, Result, Setup, paired_difference, reported_ids, run, wilson
 
 
 def _names(setup: Setup, wid: str) -> tuple[str, str]:
@@ -48,7 +48,7 @@ def summary(result: Result) -> dict:
                  "precision": result.precision, "setups": []}
     for setup, t in zip(job.setups, result.tallies, strict=True):
         wins = {}
-        for w in setup.winner_ids():
+        for w in reported_ids(setup, t):
             lo, hi = wilson(t.wins[w], t.games)
             ru, en = _names(setup, w)
             wins[w] = {"name_ru": ru, "name_en": en, "wins": t.wins[w],
@@ -120,7 +120,8 @@ def table(s: dict) -> str:
             ex = e["exact"]["mafia"]
             lines.append(f"  точно / exact (uniform model): mafia {ex['fraction']} ≈ "
                          f"{_pct(ex['decimal'])}")
-        lines.append("Выживаемость по ролям / survival by role (alive at the end):")
+        lines.append("Выживаемость по розданным ролям / survival by dealt role (alive at the "
+                     "end):")
         for r in e["survival"].values():
             lines.append(f"  {r['name_ru'] + ' / ' + r['name_en']:40} {_pct(r['rate']):>7}  "
                          f"[{_pct(r['low'])} – {_pct(r['high'])}]  of {r['seats']}")
@@ -220,7 +221,7 @@ def html_report(s: dict, sweeps: list[dict]) -> str:
         ax.legend(fontsize=8)
         ax.set_title("Win rate against player count")
         figs.append(("Win rate against player count / Победы в зависимости от числа игроков",
-                     _png(fig)))
+                     _png(fig), _sweep_note(sweeps)))
         plt.close(fig)
     # survival by role
     for e in s["setups"]:
@@ -235,9 +236,10 @@ def html_report(s: dict, sweeps: list[dict]) -> str:
         ax.invert_yaxis()
         ax.set_xlim(0, 100)
         ax.set_xlabel("alive at the end, % (95% Wilson interval)")
-        ax.set_title(f"Survival by role — {e['setup']}")
+        ax.set_title(f"Survival by dealt role — {e['setup']}")
         ax.grid(axis="x", alpha=0.3)
-        figs.append((f"Survival by role / Выживаемость по ролям — {e['setup']}", _png(fig)))
+        figs.append((f"Survival by dealt role / Выживаемость по розданным ролям — {e['setup']}",
+                     _png(fig), ""))
         plt.close(fig)
     # game length
     fig, ax = plt.subplots(figsize=(7, 3))
@@ -252,9 +254,34 @@ def html_report(s: dict, sweeps: list[dict]) -> str:
     ax.set_title("Game length")
     if len(s["setups"]) > 1:
         ax.legend(fontsize=8)
-    figs.append(("Game length / Длина партии", _png(fig)))
+    figs.append(("Game length / Длина партии", _png(fig), ""))
     plt.close(fig)
     return _page(s, figs)
+
+
+def _sweep_note(sweeps: list[dict]) -> str:
+    """One sentence per setup: where the two strongest sides come closest."""
+    out = []
+    for si in range(len(sweeps[0]["setups"])):
+        best = None
+        for sw in sweeps:
+            ws = sorted(sw["setups"][si]["winners"].values(), key=lambda w: -w["rate"])
+            if len(ws) < 2:
+                continue
+            gap = ws[0]["rate"] - ws[1]["rate"]
+            if best is None or gap < best[0]:
+                best = (gap, sw["players"], ws[0], ws[1], sw["setups"][si]["setup"])
+        if best is None:
+            continue
+        gap, n, a, b, label = best
+        lo, hi = sweeps[0]["players"], sweeps[-1]["players"]
+        half = max((w["high"] - w["low"]) / 2 for sw in sweeps
+                   for w in sw["setups"][si]["winners"].values())
+        out.append(f"{html.escape(label.split(' ')[0])}, {lo}–{hi} players: the two strongest "
+                   f"sides are closest at <b>{n} players</b> ({html.escape(a['name_en'])} "
+                   f"{_pct(a['rate'])}, {html.escape(b['name_en'])} {_pct(b['rate'])}; every "
+                   f"point's interval within ±{_pct(half)}).")
+    return "<br>".join(out)
 
 
 def _headline(e: dict) -> str:
@@ -296,7 +323,11 @@ def _page(s: dict, figs) -> str:
                     f"phases; median {ph['median']}, 90% of games between {ph['p5']} and "
                     f"{ph['p95']} phases). No winner: {e['nobody']}; unfinished: "
                     f"{e['unfinished']}.</p>")
-        rows.append(f"<p class=small>Roles dealt: {esc(', '.join(e['roles']))}.</p>")
+        counts: dict[str, int] = {}
+        for r in e["roles"]:
+            counts[r] = counts.get(r, 0) + 1
+        dealt = ", ".join(r if k == 1 else f"{r} ×{k}" for r, k in counts.items())
+        rows.append(f"<p class=small>Roles dealt: {esc(dealt)}.</p>")
     if "difference" in s:
         a, b = s["setups"][0]["setup"], s["setups"][1]["setup"]
         rows.append(f"<h2>Difference: ({esc(a)}) − ({esc(b)})</h2><p>Both setups played the "
@@ -310,9 +341,11 @@ def _page(s: dict, figs) -> str:
                         f"<td>{100 * d['low']:+.1f} … {100 * d['high']:+.1f}</td>"
                         f"<td>{sure}</td></tr>")
         rows.append("</table>")
-    for title, png in figs:
+    for title, png, note in figs:
         rows.append(f"<h3>{esc(title)}</h3><img alt='{esc(title)}' "
                     f"src='data:image/png;base64,{png}'>")
+        if note:
+            rows.append(f"<p>{note}</p>")
     stop = ("every interval within ±" + _pct(s["precision"]) if s["stopped"] == "precision"
             else "the games limit")
     policy_note = {

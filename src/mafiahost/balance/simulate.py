@@ -146,7 +146,10 @@ def play(setup: Setup, policy: str, seed: int, lean: bool = True,
 
 
 def play_game(g: Game, pol, rng: random.Random, max_phases: int = 200) -> Outcome:
+    """Play ``g`` to its end (or ``max_phases``); survival is counted by the role each
+    player was dealt (a sergeant who became the commissar's heir is still a sergeant)."""
     s = g.state
+    dealt = tuple(p.role for p in s.order)
     phases = days = 0
     while not s.over and phases < max_phases:
         if s.phase == "day":
@@ -155,8 +158,8 @@ def play_game(g: Game, pol, rng: random.Random, max_phases: int = 200) -> Outcom
             pol.moves(g, p.name, rng)
         g.resolve()
         phases += 1
-    return Outcome(tuple(s.winners or ()), tuple(p.role for p in s.order),
-                   tuple(p.alive for p in s.order), phases, days, bool(s.over))
+    return Outcome(tuple(s.winners or ()), dealt, tuple(p.alive for p in s.order), phases,
+                   days, bool(s.over))
 
 
 # ---- tallies --------------------------------------------------------------------------
@@ -201,21 +204,43 @@ class Tally:
 
 @dataclass
 class Paired:
-    """Per winner id, the 2x2 table of paired games: (both, only A, only B, neither)."""
+    """Per winner id, the 2x2 table of paired games: [both, only A, only B, neither].
 
+    An id first seen in a later game (a role that appears mid-game, e.g. atlantis's
+    awakened Wise) gets a row whose earlier games count as 'neither'."""
+
+    games: int = 0
     table: dict = field(default_factory=dict)
 
+    def _row(self, w) -> list:
+        row = self.table.get(w)
+        if row is None:
+            row = self.table[w] = [0, 0, 0, self.games]
+        return row
+
     def add(self, ids, a: Outcome, b: Outcome) -> None:
-        for w in ids:
+        for w in (*ids, *a.winners, *b.winners):
+            self._row(w)
+        for w, row in self.table.items():
             x, y = w in a.winners, w in b.winners
-            row = self.table.setdefault(w, [0, 0, 0, 0])
             row[0 if x and y else 1 if x else 2 if y else 3] += 1
+        self.games += 1
 
     def merge(self, other: Paired) -> None:
-        for w, row in other.table.items():
-            mine = self.table.setdefault(w, [0, 0, 0, 0])
+        for w in other.table:
+            self._row(w)
+        for w, row in self.table.items():
+            theirs = other.table.get(w) or [0, 0, 0, other.games]
             for i in range(4):
-                mine[i] += row[i]
+                row[i] += theirs[i]
+        self.games += other.games
+
+
+def reported_ids(setup: Setup, tally: Tally) -> list[str]:
+    """The sides a result reports: the deal's team factions and solo roles, then any other
+    id that won a game (a role some player became during it)."""
+    ids = setup.winner_ids()
+    return ids + sorted(w for w in tally.wins if w not in ids)
 
 
 # ---- intervals ------------------------------------------------------------------------
@@ -274,7 +299,7 @@ def run_batch(job: Job, index: int) -> tuple[list[Tally], Paired]:
     ids = None
     if len(job.setups) == 2:
         a, b = (s.winner_ids() for s in job.setups)
-        ids = [w for w in a if w in b]
+        ids = list(dict.fromkeys(a + b))
     start = job.seed + index * job.batch
     for seed in range(start, start + job.batch):
         outs = [play(s, job.policy, seed, job.lean, job.max_phases) for s in job.setups]
@@ -300,11 +325,11 @@ class Result:
         return self.tallies[0].games
 
 
-def widest(result_tallies: list[Tally], paired: Paired, ids: list[list[str]]) -> float:
+def widest(setups, result_tallies: list[Tally], paired: Paired) -> float:
     """The largest half-width among the win-rate intervals (and paired differences)."""
     worst = 0.0
-    for t, wids in zip(result_tallies, ids, strict=True):
-        for w in wids:
+    for setup, t in zip(setups, result_tallies, strict=True):
+        for w in reported_ids(setup, t):
             lo, hi = wilson(t.wins[w], t.games)
             worst = max(worst, (hi - lo) / 2)
     for row in paired.table.values():
@@ -329,7 +354,6 @@ def run(job: Job, precision: float = 0.01, max_games: int = 100_000, workers: in
     if job.batch < 1:
         raise Refused("В пакете должна быть хотя бы одна партия.",
                       "A batch must hold at least one game.")
-    ids = [s.winner_ids() for s in job.setups]
     for s in job.setups:
         s.seating(job.seed)           # a bad setup is refused here, before any work
     max_batches = max(1, math.ceil(max_games / job.batch))
@@ -353,7 +377,7 @@ def run(job: Job, precision: float = 0.01, max_games: int = 100_000, workers: in
                 t.merge(b)
             paired.merge(pr)
             done += 1
-            if widest(total, paired, ids) <= precision:
+            if widest(job.setups, total, paired) <= precision:
                 stopped = "precision"
                 break
     finally:

@@ -735,45 +735,55 @@ class Game:
             out.extend(questions.answer_moves(self, p.name))
         return out
 
+    def _pools(self, p: Player, ab: AbilitySpec) -> tuple[list[str], list[str]]:
+        """(first, other): the seats the per-target rules of ``why_not_targets`` allow at
+        the first target position and at the others (alive, or the dead the ability may
+        name; oneself; own faction; at the first also not the same target twice and
+        oneself not twice in a row). Read-only lists (one may be the state's own)."""
+        s = self.state
+        me = p.name
+        if ab.targets_dead:
+            order = s.order
+            if ab.targets_dead == "last_night":
+                ln = self.last_night_idx()
+                base = [q for q in order if not q.alive and q.died == ln]
+            else:
+                base = [q for q in order if not q.alive]
+            if ab.target_faction == "own":
+                base = [q for q in base if q.faction == p.faction]
+            names = [q.name for q in base]
+        elif ab.target_faction == "own":
+            fac = p.faction
+            names = [q.name for q in s.living() if q.faction == fac]
+        else:
+            names = s.living_names()
+        st = ab.self_target
+        if st == "forbidden" or (st == "only_if_few" and
+                                 len(s.living()) > ab.min_alive_self):
+            pool = [n for n in names if n != me]
+        else:
+            pool = names
+        first = pool
+        if ab.not_same_twice:
+            last = s.status_value(p, "last:" + ab.slot)
+            if last is not None:
+                first = [n for n in first if n != last]
+        if ab.self_not_twice and s.has(p, "self:" + ab.id):
+            first = [n for n in first if n != me]
+        return first, pool
+
     def legal_targets(self, p: Player, ab: AbilitySpec) -> list[tuple]:
         """The target tuples ``why_not_targets`` accepts for ``p`` using ``ab`` now, in
         seating order (the caller has checked ``why_not_actor``).
 
-        Generated, not searched: the per-target rules of ``why_not_targets`` (alive or the
-        dead it may name, oneself, own faction) make one pool of seats per position, the
-        first-target rules (not the same target twice, oneself not twice in a row) narrow
-        the first, and only the named constraints are asked about each candidate."""
-        s = self.state
+        Generated, not searched: the per-target rules make one pool of seats per position
+        (``_pools``) and only the named constraints are asked about each candidate (those
+        that never read the targets, once)."""
         k = ab.targets
-        me = p.name
         if k == 0:
             cands: list[tuple] = [()]
         else:
-            if ab.targets_dead:
-                order = s.order
-                if ab.targets_dead == "last_night":
-                    ln = self.last_night_idx()
-                    base = [q for q in order if not q.alive and q.died == ln]
-                else:
-                    base = [q for q in order if not q.alive]
-            else:
-                base = s.living()
-            if ab.target_faction == "own":
-                fac = p.faction
-                base = [q for q in base if q.faction == fac]
-            st = ab.self_target
-            if st == "forbidden" or (st == "only_if_few" and
-                                     len(s.living()) > ab.min_alive_self):
-                pool = [q.name for q in base if q.name != me]
-            else:
-                pool = [q.name for q in base]
-            first = pool
-            if ab.not_same_twice:
-                last = s.status_value(p, "last:" + ab.slot)
-                if last is not None:
-                    first = [n for n in first if n != last]
-            if ab.self_not_twice and s.has(p, "self:" + ab.id):
-                first = [n for n in first if n != me]
+            first, pool = self._pools(p, ab)
             if k == 1:
                 cands = [(n,) for n in first]
             else:
@@ -792,6 +802,40 @@ class Game:
                 elif fn(self, p, ab, cands[0], params) is not None:
                     return []
         return cands
+
+    def random_legal_targets(self, p: Player, ab: AbilitySpec, rnd) -> tuple | None:
+        """One of ``legal_targets(p, ab)``, each equally likely (``rnd()`` in [0, 1) is the
+        caller's generator), or None when there is none: what the random player sends.
+
+        When no constraint reads the targets, drawn straight from the generated pools
+        without building the list: the first target from its pool, each next one from the
+        pool less the targets already chosen (when they must differ). Every first target
+        is in the pool, so every prefix has as many completions as any other and the draw
+        is uniform over the legal tuples."""
+        checks = ab.constraint_fns
+        if checks is None:
+            checks = ab.constraint_fns = _constraint_fns(ab)
+        k = ab.targets
+        if k == 0 or any(c[2] for c in checks):
+            legal = self.legal_targets(p, ab)
+            return legal[int(rnd() * len(legal))] if legal else None
+        first, pool = self._pools(p, ab)
+        n = len(pool)
+        if not first or (ab.distinct_targets and n < k):
+            return None
+        ts = [first[int(rnd() * len(first))]]
+        if k > 1:
+            if ab.distinct_targets:
+                rest = [x for x in pool if x != ts[0]]
+                for _ in range(k - 1):
+                    ts.append(rest.pop(int(rnd() * len(rest))))
+            else:
+                ts += [pool[int(rnd() * n)] for _ in range(k - 1)]
+        out = tuple(ts)
+        for fn, params, _per_target in checks:
+            if fn(self, p, ab, out, params) is not None:
+                return None
+        return out
 
     def view(self, name: str | None) -> list[Event]:
         """The events ``name`` may see (``None``: the public). Checks show what the rules

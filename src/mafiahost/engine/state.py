@@ -42,6 +42,7 @@ class State:
     __slots__ = (
         "_alive",
         "_alive_at",
+        "_alive_names",
         "aliases",
         "alive_by_faction",
         "alive_by_role",
@@ -98,6 +99,7 @@ class State:
         for p in self.order:
             _count(self, p, 1)
         self._alive: list[Player] = []
+        self._alive_names: list[str] = []
         self._alive_at = -1      # the census ``_alive`` was made at
         self.aliases: dict[str, str] = {}   # seat name -> who plays it now (замена)
         self.questions: dict[int, dict] = {}  # open questions to players (mechanics.questions)
@@ -119,8 +121,15 @@ class State:
         change the list)."""
         if self._alive_at != self.census:
             self._alive = [p for p in self.order if p.alive]
+            self._alive_names = [p.name for p in self._alive]
             self._alive_at = self.census
         return self._alive
+
+    def living_names(self) -> list[str]:
+        """The names of ``living()`` (read-only)."""
+        if self._alive_at != self.census:
+            self.living()
+        return self._alive_names
 
 
 def _count(s: State, p: Player, n: int) -> None:

@@ -41,6 +41,9 @@ def test_odds_for_200_players_and_the_detective(capsys):
     (["balance", "gemini", "--players", "12", "--roles", "boss*x"], "a number must follow"),
     (["balance", "gemini", "--players", "40"], "6-16 players"),
     (["balance", "vanilla", "--players", "8", "--compare", "players=8"], "equals the first"),
+    (["balance", "vanilla", "--players", "8", "--games", "20", "--batch", "10", "--report",
+      "/nonexistent/dir/r.html", "--sweep", "none"], "Could not write the report"),
+    (["balance", "vanilla", "--players", "8", "--games", "0"], "at least 1"),
 ])
 def test_bad_input_gets_one_sentence_and_no_traceback(capsys, argv, text):
     code, out = _run(capsys, *argv)

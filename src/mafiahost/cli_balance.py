@@ -94,8 +94,13 @@ def cmd_balance(args) -> int:
         sw = sweep(job, counts, max(args.precision, args.sweep_precision),
                    min(args.games, args.sweep_games), args.workers, args.ray) if counts else []
         page = html_report(s, sw)
-        with open(args.report, "w", encoding="utf-8") as f:
-            f.write(page)
+        try:
+            with open(args.report, "w", encoding="utf-8") as f:
+                f.write(page)
+        except OSError as e:
+            raise Refused(f"Не удалось записать отчёт в «{args.report}»: {e.strerror}.",
+                          f"Could not write the report to '{args.report}': {e.strerror}.") \
+                from None
     if args.json:
         _out(json.dumps(s, ensure_ascii=False, indent=1))
     else:

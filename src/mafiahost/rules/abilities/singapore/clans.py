@@ -7,7 +7,17 @@ from mafiahost.engine.mechanics import constraint, hook, mechanic, scheduled
 from mafiahost.engine.mechanics.items import add_coins, coins_of, take_item
 from mafiahost.engine.mechanics.questions import answer_handler, ask, open_questions
 
-from .common import POISON_ITEM, VAMPIRES, Notes, counter, cursed, earn, is_clan, set_counter, usable
+from .common import (
+    POISON_ITEM,
+    VAMPIRES,
+    Notes,
+    counter,
+    cursed,
+    earn,
+    is_clan,
+    set_counter,
+    usable,
+)
 from .economy import _take_order
 
 

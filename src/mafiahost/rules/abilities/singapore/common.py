@@ -148,7 +148,7 @@ def is_clan(p) -> bool:
 class Notes:
     """What tonight's moves tell the dawn (``n.notes(Notes)``; see ``engine.notes``)."""
 
-    poisons: list[tuple[Player, Player, str]] = field(default_factory=list)  # poisoner, victim, kind
+    poisons: list[tuple[Player, Player, str]] = field(default_factory=list)  # by, victim, kind
     healers: list[tuple[Player, Player, int]] = field(default_factory=list)  # doctor, patient, fee
     bandages: list[tuple[Player, Player]] = field(default_factory=list)  # (doctor, patient)
     covers: list[tuple[Player, Player]] = field(default_factory=list)    # a harmful visit stopped

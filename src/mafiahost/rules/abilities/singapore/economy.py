@@ -246,10 +246,59 @@ def will_fixed(g, p, ab, ts, params):
     return None
 
 
+def _spring(n, owner, item, caught, placed=False) -> None:
+    """``caught`` pass through ``owner``'s door at one moment: a trap or siren blocks them; a
+    trap also takes their next night's move and voids their next day's vote."""
+    g = n.g
+    if placed:
+        g.clear_status(owner, "door_device")
+    else:
+        take_item(g, owner, item, why="sprung")
+    for c in caught:
+        n.block(c, owner)
+        g.emit("caught", g.to(c, owner), to=c.name, item=item, owner=owner.name)
+        if item == "trap":
+            g.set_status(c, "vote_void", "trap", until=n.idx + 1)
+            g.set_status(c, "no_action", True, until=n.idx + 2)
+
+
+def _door_passers(g, owner, after: int) -> tuple[int, list]:
+    """Who passes through ``owner``'s door first after step index ``after``, for a trap or siren
+    the thug set there («попадет тот кто первым будет проходить через дверь включая хозяина
+    помещения или тех кто ходит утром/вечером»): visitors of the owner and the owner going out
+    to someone else, at any part of the night."""
+    s = g.state
+    idx = g.rules.step_index
+    abilities = g.rules.abilities
+    passes = []
+    for a in s.pending:
+        i = idx[abilities[a.ability].step]
+        if i <= after or not a.targets:
+            continue
+        if (a.targets[0] == owner.name) != (a.actor == owner.name):
+            passes.append((i, s.players[a.actor]))
+    if not passes:
+        return -1, []
+    when = min(i for i, _ in passes)
+    return when, list(dict.fromkeys(p for i, p in passes if i == when))
+
+
+def _trashed_at(g, owner):
+    """The step index of a thug's trashing of ``owner``'s room sent for tonight, or None."""
+    idx = g.rules.step_index
+    abilities = g.rules.abilities
+    steps = [idx[abilities[a.ability].step] for a in g.state.pending
+             if abilities[a.ability].id in ("trash", "trash_move") and a.targets
+             and a.targets[0] == owner.name]
+    return min(steps) if steps else None
+
+
 @hook("night_start", "singapore_doors")
 def doors(n, params):
     """Traps and sirens: the first night-part visitors of the owner (the earliest step with
-    visitors) are caught; evening and morning visitors are not."""
+    visitors) are caught; evening and morning visitors are not. A trap or siren the thug set
+    at a door catches the first to pass through it, the owner and evening / morning moves
+    included."""
     g = n.g
     s = n.s
     abilities = g.rules.abilities
@@ -258,6 +307,15 @@ def doors(n, params):
     last_night = idx.get(params.get("night_to", "n15_witch"), len(idx))
     for p in s.order:
         if not p.alive:
+            continue
+        trashed = _trashed_at(g, p)       # the thug takes it away first (evening)
+        placed = s.status_value(p, "door_device")
+        if placed:
+            when, caught = _door_passers(g, p, -1)
+            if caught and (trashed is None or when < trashed):
+                _spring(n, p, placed["item"], caught, placed=True)
+            continue
+        if trashed is not None and trashed < first_night:
             continue
         for item in ("trap", "siren"):
             if not usable(g, p, item):
@@ -268,12 +326,38 @@ def doors(n, params):
             if not visits:
                 continue
             when = min(v[0] for v in visits)
-            caught = [s.players[a.actor] for i, a in visits if i == when]
-            take_item(g, p, item, why="sprung")
-            for c in caught:
-                n.block(c, p)
-                g.emit("caught", g.to(c, p), to=c.name, item=item, owner=p.name)
-                if item == "trap":
-                    g.set_status(c, "vote_void", "trap", until=n.idx + 1)
-                    g.set_status(c, "no_action", True, until=n.idx + 2)
+            _spring(n, p, item, [s.players[a.actor] for i, a in visits if i == when])
             break
+
+
+@mechanic("singapore_trash")
+def trash(n, actor, targets, params):
+    """The thug trashes a room (evening): takes away the trap or siren set at that door (one
+    the owner installed, or one set there before); with a second name he sets it at that
+    door (not his own), where it catches the first to pass through from now on."""
+    g = n.g
+    room = targets[0]
+    placed = g.state.status_value(room, "door_device")
+    item = None
+    if placed:
+        item = placed["item"]
+        g.clear_status(room, "door_device")
+    else:
+        for it in ("trap", "siren"):
+            if usable(g, room, it):
+                take_item(g, room, it, why="trashed")
+                item = it
+                break
+    if item is None:
+        g.emit("trashed", g.to(actor), to=actor.name, room=room.name, item=None)
+        return
+    g.emit("trashed", g.to(actor), to=actor.name, room=room.name, item=item)
+    if len(targets) < 2:
+        return
+    door = targets[1]
+    g.set_status(door, "door_device", {"item": item, "by": actor.name})
+    g.emit("device_set", HOST, player=door.name, item=item, by=actor.name)
+    step = n.step.id if n.step is not None else "e5_trash"
+    _when, caught = _door_passers(g, door, g.rules.step_index[step])
+    if caught:
+        _spring(n, door, item, caught, placed=True)

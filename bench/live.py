@@ -14,6 +14,7 @@ of 100 ms.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import random
 import statistics
@@ -50,6 +51,15 @@ class Stream(threading.Thread):
         self.got = threading.Event()
         self.start()
         self.ready.wait(30)
+
+    def stop(self):
+        """End the stream: shut the socket down (the reading thread returns), then close
+        (closing while the thread reads would wait on the reader's lock)."""
+        import socket
+        with contextlib.suppress(OSError):
+            self.conn.sock.shutdown(socket.SHUT_RDWR)
+        self.join(5)
+        self.conn.close()
 
     def run(self):
         try:
@@ -117,7 +127,7 @@ def measure(url: str, games: int) -> list[float]:
                 else:
                     delays.append(float("inf"))
             for s in streams.values():
-                s.conn.close()
+                s.stop()
     return delays
 
 

@@ -9,11 +9,15 @@ from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.items import give_item, take_item
 
 from .common import (
+    ANTIDOTE_CURES,
     CLANS,
+    ITEM_NAMES,
     NOW_ITEMS,
     ORDER_FEE,
     ORDER_PRICE,
+    POISON_ITEM,
     SHOP,
+    STOCK_OF,
     Notes,
     counter,
     cursed,
@@ -22,6 +26,7 @@ from .common import (
     purse,
     set_counter,
     spend,
+    stock_key,
     usable,
 )
 
@@ -37,7 +42,8 @@ def singapore_open(g, params):
             set_counter(g, "treasury:" + clan, params.get("treasury", 18))
             set_counter(g, "poison:" + clan, 1)
     for item, (_price, stock) in SHOP.items():
-        set_counter(g, "stock:" + item, stock)
+        if item not in STOCK_OF:
+            set_counter(g, "stock:" + item, stock)
 
 
 @constraint("singapore_can_pay", targets=False)
@@ -54,11 +60,14 @@ def can_pay(g, p, ab, ts, params):
 @constraint("singapore_in_stock", targets=False)
 def in_stock(g, p, ab, ts, params):
     item = params["item"]
-    pending = sum(1 for a in g.state.pending if g.rules.abilities[a.ability].id == ab.id)
-    if counter(g, "stock:" + item, 0) - pending <= 0:
-        return (f"«{item}» в магазине закончился(ась).", f"The shop is out of '{item}'.")
+    same = {i for i in SHOP if stock_key(i) == stock_key(item)}
+    pending = sum(1 for a in g.state.pending
+                  if g.rules.abilities[a.ability].id in {"buy_" + i for i in same})
+    ru, en = ITEM_NAMES.get(item, (item, item))
+    if counter(g, stock_key(item), 0) - pending <= 0:
+        return (f"«{ru}» в магазине закончился(ась).", f"The shop is out of '{en}'.")
     if params.get("not_town") and g.rules.factions[p.faction].side == "town":
-        return (f"Мирные не покупают «{item}».", f"The town cannot buy '{item}'.")
+        return (f"Мирные не покупают «{ru}».", f"The town cannot buy '{en}'.")
     return None
 
 
@@ -76,9 +85,10 @@ def has_usable_item(g, p, ab, ts, params):
             cursed(g, p) != "holiness":
         return None     # «можно использовать в ночь покупки»: bought when it is used
     if usable(g, p, item) < 1:
-        return (f"«{ab.name_ru}»: нет действующего предмета «{item}» (купленные этой ночью "
+        ru, en = ITEM_NAMES.get(item, (item, item))
+        return (f"«{ab.name_ru}»: нет действующего предмета «{ru}» (купленные этой ночью "
                 f"вещи действуют со следующей ночи).",
-                f"'{ab.name_en}': no working '{item}' (items bought tonight work from the "
+                f"'{ab.name_en}': no working '{en}' (items bought tonight work from the "
                 f"next night).")
     return None
 
@@ -121,8 +131,14 @@ def use_now_item(n, actor, item) -> bool:
 
 @mechanic("singapore_antidote", visits=False, counts_as_out=False)
 def antidote(n, actor, targets, params):
-    """Self-cure: poison (or a vampire's venom) due tonight does not kill."""
-    if not use_now_item(n, actor, "antidote"):
+    """Self-cure: the poison this antidote is for (viper or scorpion), or a vampire's
+    venom, due tonight does not kill; the other poison's antidote is used up in vain."""
+    item = params.get("item", "antidote")
+    if not use_now_item(n, actor, item):
+        return
+    kind = n.g.state.status_value(actor, "poison_kind")
+    if kind not in (ANTIDOTE_CURES[item], "venom"):
+        n.g.emit("no_effect", HOST, player=actor.name, ability=item, why="wrong_antidote")
         return
     n.heals.setdefault(actor.name, []).append((actor, {"against": ["delayed"]}))
 
@@ -146,7 +162,7 @@ def buy(n, actor, targets, params):
     if not _purchase(g, actor, item):
         g.emit("no_effect", HOST, player=actor.name, ability="buy_" + item, why="shop")
         return
-    if item == "poison" and is_clan(actor):
+    if item in POISON_ITEM.values() and is_clan(actor):
         return
     fresh = dict(g.state.status_value(actor, "fresh") or {})
     fresh[item] = fresh.get(item, 0) + 1
@@ -155,12 +171,13 @@ def buy(n, actor, targets, params):
 
 def _purchase(g, actor, item) -> bool:
     """Pay and take one ``item`` from the stock (a clan's poison goes to the clan)."""
-    stock = counter(g, "stock:" + item, 0)
+    stock = counter(g, stock_key(item), 0)
     if stock <= 0 or not spend(g, actor, SHOP[item][0], "shop:" + item):
         return False
-    set_counter(g, "stock:" + item, stock - 1)
-    if item == "poison" and is_clan(actor):
-        key = "poison:" + actor.faction
+    set_counter(g, stock_key(item), stock - 1)
+    kind = {v: k for k, v in POISON_ITEM.items()}.get(item)
+    if kind and is_clan(actor):
+        key = f"poison:{actor.faction}:{kind}"
         set_counter(g, key, counter(g, key, 0) + 1)
     else:
         give_item(g, actor, item, why="shop")

@@ -24,6 +24,7 @@ SHOP = {  # item: (price, stock)
     "vest": (3, 3), "poison": (3, 3), "scorpion_poison": (3, 0), "diploma": (4, 3),
     "antidote": (1, 5), "antidote_scorpion": (1, 5),
     "will": (5, 2), "trap": (6, 2), "siren": (4, 3), "rum": (2, 4), "cross": (1, 7),
+    "gag": (3, 2),
 }
 
 
@@ -50,10 +51,11 @@ ITEM_NAMES = {
                           "Antidote (vampire and scorpion)"),
     "will": ("Завещание", "Will"), "trap": ("Ловушка", "Trap"), "siren": ("Сирена", "Siren"),
     "rum": ("Бутылка рома", "A bottle of rum"), "cross": ("Освященный крест", "Holy cross"),
+    "gag": ("Кляп", "Gag"),
 }
 
 
-NOW_ITEMS = ("antidote", "antidote_scorpion", "rum")   # usable the night they are bought
+NOW_ITEMS = ("antidote", "antidote_scorpion", "rum", "gag")   # usable the night they are bought
 
 
 ORDER_PRICE = {"thug": 3, "drunk": 2, "doctor": 2, "tour": 2, "lawyer": 9}

@@ -3,7 +3,8 @@
 Economy: a player's purse is the status ``coins`` (engine/mechanics/items.py); a clan's
 purse is its treasury (общак), the game counter ``treasury:<clan>``: every clan member
 spends from it and earns into it. The shop's stock is the counter ``stock:<item>``; the
-clan's poison the counter ``poison:<clan>``. Orders (заказы) to the thug, the drunk, the
+clan's poison the counters ``poison:<clan>`` (the starting one, either kind) and
+``poison:<clan>:<viper|scorpion>`` (bought). Orders (заказы) to the thug, the drunk, the
 doctor and the tour operator are day moves kept in the counter ``orders``.
 
 Night: three parts (evening, night, early morning) are the ruleset's ordered steps. Kills

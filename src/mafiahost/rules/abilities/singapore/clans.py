@@ -7,21 +7,48 @@ from mafiahost.engine.mechanics import constraint, hook, mechanic, scheduled
 from mafiahost.engine.mechanics.items import add_coins, coins_of, take_item
 from mafiahost.engine.mechanics.questions import answer_handler, ask, open_questions
 
-from .common import VAMPIRES, Notes, counter, cursed, earn, is_clan, set_counter, usable
+from .common import (
+    POISON_ITEM,
+    VAMPIRES,
+    Notes,
+    counter,
+    cursed,
+    earn,
+    is_clan,
+    set_counter,
+    usable,
+)
 from .economy import _take_order
+
+
+def clan_poisons(g, clan: str, kind: str) -> int:
+    """The clan's poisons usable as ``kind``: the starting one (either kind, named when it is
+    used: the seed does not say which) and those of that kind bought for the clan."""
+    return counter(g, "poison:" + clan, 0) + counter(g, f"poison:{clan}:{kind}", 0)
 
 
 @constraint("singapore_clan_poison")
 def clan_poison(g, p, ab, ts, params):
+    kind = params.get("kind", "viper")
     if is_clan(p):
-        left = counter(g, "poison:" + p.faction, 0)
+        left = clan_poisons(g, p.faction, kind)
     else:
-        left = usable(g, p, "poison")
-    used = sum(1 for a in g.state.pending if g.rules.abilities[a.ability].id == ab.id
-               and g.state.players[a.actor].faction == p.faction)
-    if left - used <= 0:
-        return ("Яда нет: его покупают в магазине (клан — на клан).",
-                "No poison left: buy it in the shop (a clan buys for the clan).")
+        left = usable(g, p, POISON_ITEM[kind])
+    mine = [g.rules.abilities[a.ability].id for a in g.state.pending
+            if g.state.players[a.actor].faction == p.faction
+            and (a.actor == p.name or is_clan(p))]
+    used = sum(1 for i in mine if i == ab.id)
+    short = left - used <= 0
+    if is_clan(p):      # the starting poison serves one move only, whichever kind
+        total = counter(g, "poison:" + p.faction, 0) + sum(
+            counter(g, f"poison:{p.faction}:{k}", 0) for k in POISON_ITEM)
+        short = short or total - sum(1 for i in mine if i in ("poison", "poison_scorpion")) <= 0
+    if short:
+        if kind == "scorpion":
+            return ("Яда скорпиона нет: его покупают в магазине (клан — на клан).",
+                    "No scorpion poison left: buy it in the shop (a clan buys for the clan).")
+        return ("Яда гадюки нет: его покупают в магазине (клан — на клан).",
+                "No viper poison left: buy it in the shop (a clan buys for the clan).")
     return None
 
 
@@ -103,28 +130,32 @@ def seek(n, actor, targets, params):
 def poison(n, actor, targets, params):
     """Poison: the victim dies the next night (at the shop step) unless cured by the doctor
     or an antidote then; the priest, the drunk and vampires are immune. The clan's poison
-    comes from its stock, anyone else's from his inventory."""
+    comes from its stock (one bought of that kind first, else the starting one), anyone
+    else's from his inventory. ``kind``: viper or scorpion (two poisons, two antidotes)."""
     g = n.g
     t = targets[0]
+    kind = params.get("kind", "viper")
     if params.get("bite") is None:
         if cursed(g, actor) == "impotence":
             g.emit("no_effect", HOST, player=actor.name, ability="poison", why="impotence")
             return
         if is_clan(actor):
-            key = "poison:" + actor.faction
+            key = f"poison:{actor.faction}:{kind}"
+            if counter(g, key, 0) <= 0:
+                key = "poison:" + actor.faction
             set_counter(g, key, counter(g, key, 0) - 1)
         else:
-            take_item(g, actor, "poison", why="used")
-    give_poison(n, actor, t)
+            take_item(g, actor, POISON_ITEM[kind], why="used")
+    give_poison(n, actor, t, kind)
 
 
-def give_poison(n, actor, t):
+def give_poison(n, actor, t, kind="venom"):
     g = n.g
     if t.role in ("priest", "drunk") or t.role in VAMPIRES:
         g.emit("no_effect", HOST, player=actor.name, ability="poison", why="immune",
                target=t.name)
         return
-    n.notes(Notes).poisons.append((actor, t))
+    n.notes(Notes).poisons.append((actor, t, kind))
 
 
 @scheduled("singapore_poison_due")

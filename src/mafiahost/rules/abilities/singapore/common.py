@@ -21,12 +21,41 @@ GUNS = ("kill", "cop_kill", "seek_shot", "thug_kill", "apprentice_kill", "maniac
 
 
 SHOP = {  # item: (price, stock)
-    "vest": (3, 3), "poison": (3, 3), "diploma": (4, 3), "antidote": (1, 10),
+    "vest": (3, 3), "poison": (3, 3), "scorpion_poison": (3, 0), "diploma": (4, 3),
+    "antidote": (1, 5), "antidote_scorpion": (1, 5),
     "will": (5, 2), "trap": (6, 2), "siren": (4, 3), "rum": (2, 4), "cross": (1, 7),
+    "gag": (3, 2),
 }
 
 
-NOW_ITEMS = ("antidote", "rum")          # usable the night they are bought
+# «Яд гадюки или скорпиона … в продаже 3 шт.»: the two poisons share one stock of three
+STOCK_OF = {"scorpion_poison": "poison"}
+
+
+def stock_key(item: str) -> str:
+    return "stock:" + STOCK_OF.get(item, item)
+
+
+# the two poisons (item ids: ``poison`` is the viper's) and the antidote that cures each;
+# a vampire's venom is cured by either antidote («Противоядие от вампира и гадюки / скорпиона»)
+POISON_ITEM = {"viper": "poison", "scorpion": "scorpion_poison"}
+ANTIDOTE_CURES = {"antidote": "viper", "antidote_scorpion": "scorpion"}
+
+
+# what players read for an item (never its id)
+ITEM_NAMES = {
+    "vest": ("Бронежилет", "Vest"), "poison": ("Яд гадюки", "Viper poison"),
+    "scorpion_poison": ("Яд скорпиона", "Scorpion poison"), "diploma": ("Диплом", "Diploma"),
+    "antidote": ("Противоядие от вампира и гадюки", "Antidote (vampire and viper)"),
+    "antidote_scorpion": ("Противоядие от вампира и скорпиона",
+                          "Antidote (vampire and scorpion)"),
+    "will": ("Завещание", "Will"), "trap": ("Ловушка", "Trap"), "siren": ("Сирена", "Siren"),
+    "rum": ("Бутылка рома", "A bottle of rum"), "cross": ("Освященный крест", "Holy cross"),
+    "gag": ("Кляп", "Gag"),
+}
+
+
+NOW_ITEMS = ("antidote", "antidote_scorpion", "rum", "gag")   # usable the night they are bought
 
 
 ORDER_PRICE = {"thug": 3, "drunk": 2, "doctor": 2, "tour": 2, "lawyer": 9}
@@ -43,6 +72,7 @@ COPS = ("sheriff", "investigator")
 CATEGORY = {
     "kill": "shot", "silver": "shot", "seek": "watched", "stake": "watched",
     "drink": "drank", "rum": "drank", "poison": "drank", "bite_poison": "drank",
+    "poison_scorpion": "drank",
     "heal": "stayed", "bandage": "stayed", "steal": "stayed", "excursion": "stayed",
     "tour": "stayed", "confess": "stayed", "bite_blood": "stayed", "bite_turn": "stayed",
     "recruit": "stayed", "disguise": "stayed",
@@ -120,7 +150,7 @@ def is_clan(p) -> bool:
 class Notes:
     """What tonight's moves tell the dawn (``n.notes(Notes)``; see ``engine.notes``)."""
 
-    poisons: list[tuple[Player, Player]] = field(default_factory=list)   # (poisoner, victim)
+    poisons: list[tuple[Player, Player, str]] = field(default_factory=list)  # by, victim, kind
     healers: list[tuple[Player, Player, int]] = field(default_factory=list)  # doctor, patient, fee
     bandages: list[tuple[Player, Player]] = field(default_factory=list)  # (doctor, patient)
     covers: list[tuple[Player, Player]] = field(default_factory=list)    # a harmful visit stopped

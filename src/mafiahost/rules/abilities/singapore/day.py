@@ -5,7 +5,7 @@ morning.
 from __future__ import annotations
 
 from mafiahost.engine.events import HOST, PUBLIC
-from mafiahost.engine.mechanics import hook
+from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.items import take_item
 
 from .common import purse, spend
@@ -50,3 +50,32 @@ def day_start(g, params):
         if name and s.players[name].alive and take_item(g, p, "will", why="opened"):
             g.emit("will_read", PUBLIC, player=p.name, named=name)
             g.eliminate(s.players[name], "jailed")
+
+
+@constraint("singapore_gag_allowed")
+def gag_allowed(g, p, ab, ts, params):
+    """«нельзя заткнуть рот одному и тому же персонажу 2 дня подряд»."""
+    if not ts:
+        return None
+    t = g.state.players[ts[0]]
+    day = g.state.status_value(t, "gagged_day")
+    if day == g.state.number:
+        return (f"Игроку {g.display(t.name)} сегодня уже заткнули рот.",
+                f"{g.display(t.name)} is already gagged today.")
+    if day is not None and day == g.state.number - 1:
+        return (f"Игроку {g.display(t.name)} затыкали рот вчера: одному и тому же нельзя два дня "
+                f"подряд.",
+                f"{g.display(t.name)} was gagged yesterday: not the same one two days running.")
+    return None
+
+
+@mechanic("singapore_gag", visits=False)
+def gag(dc, actor, targets, params):
+    """A gag: the target does not post today (the forum's side) but still votes and makes his
+    day move; who gagged him is not told."""
+    g = dc.g
+    t = targets[0]
+    if not take_item(g, actor, "gag", why="used"):
+        return
+    g.set_status(t, "gagged_day", g.state.number, until=g.state.idx + 2)
+    g.emit("gagged", PUBLIC, player=t.name)

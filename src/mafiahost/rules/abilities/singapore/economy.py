@@ -9,11 +9,15 @@ from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.items import give_item, take_item
 
 from .common import (
+    ANTIDOTE_CURES,
     CLANS,
+    ITEM_NAMES,
     NOW_ITEMS,
     ORDER_FEE,
     ORDER_PRICE,
+    POISON_ITEM,
     SHOP,
+    STOCK_OF,
     Notes,
     counter,
     cursed,
@@ -22,6 +26,7 @@ from .common import (
     purse,
     set_counter,
     spend,
+    stock_key,
     usable,
 )
 
@@ -37,7 +42,8 @@ def singapore_open(g, params):
             set_counter(g, "treasury:" + clan, params.get("treasury", 18))
             set_counter(g, "poison:" + clan, 1)
     for item, (_price, stock) in SHOP.items():
-        set_counter(g, "stock:" + item, stock)
+        if item not in STOCK_OF:
+            set_counter(g, "stock:" + item, stock)
 
 
 @constraint("singapore_can_pay", targets=False)
@@ -54,11 +60,14 @@ def can_pay(g, p, ab, ts, params):
 @constraint("singapore_in_stock", targets=False)
 def in_stock(g, p, ab, ts, params):
     item = params["item"]
-    pending = sum(1 for a in g.state.pending if g.rules.abilities[a.ability].id == ab.id)
-    if counter(g, "stock:" + item, 0) - pending <= 0:
-        return (f"«{item}» в магазине закончился(ась).", f"The shop is out of '{item}'.")
+    same = {i for i in SHOP if stock_key(i) == stock_key(item)}
+    pending = sum(1 for a in g.state.pending
+                  if g.rules.abilities[a.ability].id in {"buy_" + i for i in same})
+    ru, en = ITEM_NAMES.get(item, (item, item))
+    if counter(g, stock_key(item), 0) - pending <= 0:
+        return (f"«{ru}» в магазине закончился(ась).", f"The shop is out of '{en}'.")
     if params.get("not_town") and g.rules.factions[p.faction].side == "town":
-        return (f"Мирные не покупают «{item}».", f"The town cannot buy '{item}'.")
+        return (f"Мирные не покупают «{ru}».", f"The town cannot buy '{en}'.")
     return None
 
 
@@ -76,9 +85,10 @@ def has_usable_item(g, p, ab, ts, params):
             cursed(g, p) != "holiness":
         return None     # «можно использовать в ночь покупки»: bought when it is used
     if usable(g, p, item) < 1:
-        return (f"«{ab.name_ru}»: нет действующего предмета «{item}» (купленные этой ночью "
+        ru, en = ITEM_NAMES.get(item, (item, item))
+        return (f"«{ab.name_ru}»: нет действующего предмета «{ru}» (купленные этой ночью "
                 f"вещи действуют со следующей ночи).",
-                f"'{ab.name_en}': no working '{item}' (items bought tonight work from the "
+                f"'{ab.name_en}': no working '{en}' (items bought tonight work from the "
                 f"next night).")
     return None
 
@@ -121,8 +131,14 @@ def use_now_item(n, actor, item) -> bool:
 
 @mechanic("singapore_antidote", visits=False, counts_as_out=False)
 def antidote(n, actor, targets, params):
-    """Self-cure: poison (or a vampire's venom) due tonight does not kill."""
-    if not use_now_item(n, actor, "antidote"):
+    """Self-cure: the poison this antidote is for (viper or scorpion), or a vampire's
+    venom, due tonight does not kill; the other poison's antidote is used up in vain."""
+    item = params.get("item", "antidote")
+    if not use_now_item(n, actor, item):
+        return
+    kind = n.g.state.status_value(actor, "poison_kind")
+    if kind not in (ANTIDOTE_CURES[item], "venom"):
+        n.g.emit("no_effect", HOST, player=actor.name, ability=item, why="wrong_antidote")
         return
     n.heals.setdefault(actor.name, []).append((actor, {"against": ["delayed"]}))
 
@@ -146,7 +162,7 @@ def buy(n, actor, targets, params):
     if not _purchase(g, actor, item):
         g.emit("no_effect", HOST, player=actor.name, ability="buy_" + item, why="shop")
         return
-    if item == "poison" and is_clan(actor):
+    if item in POISON_ITEM.values() and is_clan(actor):
         return
     fresh = dict(g.state.status_value(actor, "fresh") or {})
     fresh[item] = fresh.get(item, 0) + 1
@@ -155,12 +171,13 @@ def buy(n, actor, targets, params):
 
 def _purchase(g, actor, item) -> bool:
     """Pay and take one ``item`` from the stock (a clan's poison goes to the clan)."""
-    stock = counter(g, "stock:" + item, 0)
+    stock = counter(g, stock_key(item), 0)
     if stock <= 0 or not spend(g, actor, SHOP[item][0], "shop:" + item):
         return False
-    set_counter(g, "stock:" + item, stock - 1)
-    if item == "poison" and is_clan(actor):
-        key = "poison:" + actor.faction
+    set_counter(g, stock_key(item), stock - 1)
+    kind = {v: k for k, v in POISON_ITEM.items()}.get(item)
+    if kind and is_clan(actor):
+        key = f"poison:{actor.faction}:{kind}"
         set_counter(g, key, counter(g, key, 0) + 1)
     else:
         give_item(g, actor, item, why="shop")
@@ -229,10 +246,59 @@ def will_fixed(g, p, ab, ts, params):
     return None
 
 
+def _spring(n, owner, item, caught, placed=False) -> None:
+    """``caught`` pass through ``owner``'s door at one moment: a trap or siren blocks them; a
+    trap also takes their next night's move and voids their next day's vote."""
+    g = n.g
+    if placed:
+        g.clear_status(owner, "door_device")
+    else:
+        take_item(g, owner, item, why="sprung")
+    for c in caught:
+        n.block(c, owner)
+        g.emit("caught", g.to(c, owner), to=c.name, item=item, owner=owner.name)
+        if item == "trap":
+            g.set_status(c, "vote_void", "trap", until=n.idx + 1)
+            g.set_status(c, "no_action", True, until=n.idx + 2)
+
+
+def _door_passers(g, owner, after: int) -> tuple[int, list]:
+    """Who passes through ``owner``'s door first after step index ``after``, for a trap or siren
+    the thug set there («попадет тот кто первым будет проходить через дверь включая хозяина
+    помещения или тех кто ходит утром/вечером»): visitors of the owner and the owner going out
+    to someone else, at any part of the night."""
+    s = g.state
+    idx = g.rules.step_index
+    abilities = g.rules.abilities
+    passes = []
+    for a in s.pending:
+        i = idx[abilities[a.ability].step]
+        if i <= after or not a.targets:
+            continue
+        if (a.targets[0] == owner.name) != (a.actor == owner.name):
+            passes.append((i, s.players[a.actor]))
+    if not passes:
+        return -1, []
+    when = min(i for i, _ in passes)
+    return when, list(dict.fromkeys(p for i, p in passes if i == when))
+
+
+def _trashed_at(g, owner):
+    """The step index of a thug's trashing of ``owner``'s room sent for tonight, or None."""
+    idx = g.rules.step_index
+    abilities = g.rules.abilities
+    steps = [idx[abilities[a.ability].step] for a in g.state.pending
+             if abilities[a.ability].id in ("trash", "trash_move") and a.targets
+             and a.targets[0] == owner.name]
+    return min(steps) if steps else None
+
+
 @hook("night_start", "singapore_doors")
 def doors(n, params):
     """Traps and sirens: the first night-part visitors of the owner (the earliest step with
-    visitors) are caught; evening and morning visitors are not."""
+    visitors) are caught; evening and morning visitors are not. A trap or siren the thug set
+    at a door catches the first to pass through it, the owner and evening / morning moves
+    included."""
     g = n.g
     s = n.s
     abilities = g.rules.abilities
@@ -241,6 +307,15 @@ def doors(n, params):
     last_night = idx.get(params.get("night_to", "n15_witch"), len(idx))
     for p in s.order:
         if not p.alive:
+            continue
+        trashed = _trashed_at(g, p)       # the thug takes it away first (evening)
+        placed = s.status_value(p, "door_device")
+        if placed:
+            when, caught = _door_passers(g, p, -1)
+            if caught and (trashed is None or when < trashed):
+                _spring(n, p, placed["item"], caught, placed=True)
+            continue
+        if trashed is not None and trashed < first_night:
             continue
         for item in ("trap", "siren"):
             if not usable(g, p, item):
@@ -251,12 +326,38 @@ def doors(n, params):
             if not visits:
                 continue
             when = min(v[0] for v in visits)
-            caught = [s.players[a.actor] for i, a in visits if i == when]
-            take_item(g, p, item, why="sprung")
-            for c in caught:
-                n.block(c, p)
-                g.emit("caught", g.to(c, p), to=c.name, item=item, owner=p.name)
-                if item == "trap":
-                    g.set_status(c, "vote_void", "trap", until=n.idx + 1)
-                    g.set_status(c, "no_action", True, until=n.idx + 2)
+            _spring(n, p, item, [s.players[a.actor] for i, a in visits if i == when])
             break
+
+
+@mechanic("singapore_trash")
+def trash(n, actor, targets, params):
+    """The thug trashes a room (evening): takes away the trap or siren set at that door (one
+    the owner installed, or one set there before); with a second name he sets it at that
+    door (not his own), where it catches the first to pass through from now on."""
+    g = n.g
+    room = targets[0]
+    placed = g.state.status_value(room, "door_device")
+    item = None
+    if placed:
+        item = placed["item"]
+        g.clear_status(room, "door_device")
+    else:
+        for it in ("trap", "siren"):
+            if usable(g, room, it):
+                take_item(g, room, it, why="trashed")
+                item = it
+                break
+    if item is None:
+        g.emit("trashed", g.to(actor), to=actor.name, room=room.name, item=None)
+        return
+    g.emit("trashed", g.to(actor), to=actor.name, room=room.name, item=item)
+    if len(targets) < 2:
+        return
+    door = targets[1]
+    g.set_status(door, "door_device", {"item": item, "by": actor.name})
+    g.emit("device_set", HOST, player=door.name, item=item, by=actor.name)
+    step = n.step.id if n.step is not None else "e5_trash"
+    _when, caught = _door_passers(g, door, g.rules.step_index[step])
+    if caught:
+        _spring(n, door, item, caught, placed=True)

@@ -27,13 +27,16 @@ def dawn(n, params):
     s = n.s
     players = s.players
     # poison given tonight: cured at once by a full heal, else due next night
-    for actor, t in n.notes(Notes).poisons:
+    for actor, t, kind in n.notes(Notes).poisons:
         if any(hp.get("against") and "delayed" in hp["against"] for h, hp in n.heals.get(
                 t.name, ()) if g.role(h).id == "doctor"):
             g.emit("cured", HOST, player=t.name)
             continue
         g.emit("poisoned", g.to(t), player=t.name, to=t.name)
         g.set_status(t, "poisoned", actor.name, until=n.idx + 2)
+        # which poison: the antidote of the other poison does not cure it (the victim is
+        # told only that he is poisoned, not by which poison: see the choices)
+        g.set_status(t, "poison_kind", kind, until=n.idx + 2)
         g.emit("scheduled", HOST, item={"effect": "singapore_poison_due",
                                         "night_idx": n.idx + 2, "step": "m6_shop",
                                         "target": t.name, "by": actor.name})

@@ -32,6 +32,10 @@ GENDER_SLASH = re.compile(r"[а-яё]\((?:а|ой|ась|лась|ла|на|ая
 OWNED_ELSEWHERE = {"singapore"}
 
 
+RULESET_IDS = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(
+    available(), key=len, reverse=True))) + r")(?![\w-])")
+
+
 def _ids(ruleset: str) -> re.Pattern:
     r = load(ruleset)
     words = set(available()) | {r.id}
@@ -52,7 +56,8 @@ def _around(text: str, m) -> str:
 
 
 def check(text: str, ruleset: str, where: str, ids: re.Pattern, lang: str = "ru") -> None:
-    pats = [(ids, "an id"), (PHASE_ID[lang], "a phase label")]
+    pats = [(ids if ruleset not in OWNED_ELSEWHERE else RULESET_IDS, "an id"),
+            (PHASE_ID[lang], "a phase label")]
     if ruleset not in OWNED_ELSEWHERE:
         pats.append((DUMP, "an id dump"))
     for pat, what in pats:

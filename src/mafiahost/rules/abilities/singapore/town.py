@@ -5,7 +5,7 @@ from __future__ import annotations
 from mafiahost.engine.mechanics import constraint, mechanic
 from mafiahost.engine.mechanics.items import give_item
 
-from .common import Notes, purse, set_counter, spend
+from .common import Notes, counter, purse, set_counter, spend
 from .economy import _take_order
 
 
@@ -29,6 +29,32 @@ def once_each(g, p, ab, ts, params):
     if ts and ts[0] in done:
         return (f"«{ts[0]}» уже исповедан(а): одного персонажа — один раз за игру.",
                 f"'{ts[0]}' has already confessed: once a game per character.")
+    return None
+
+
+@constraint("singapore_confession_open")
+def confession_open(g, p, ab, ts, params):
+    """The drunk sends to confession only one who has not confessed yet (once each)."""
+    done = {x for q in g.state.order if q.role == "priest"
+            for x in (g.state.status_value(q, "confessed") or ())}
+    if ts and ts[0] in done:
+        return (f"Игрок {g.display(ts[0])} уже был на исповеди: второй раз священник его не "
+                f"исповедует.",
+                f"{g.display(ts[0])} has already confessed: the priest does not confess him "
+                f"again.")
+    return None
+
+
+@constraint("singapore_drunk_sent")
+def drunk_sent(g, p, ab, ts, params):
+    """«На следующую ночь Священник исповедует собутыльника пьяницы»: tonight the priest's
+    confession is the companion the drunk sent last night."""
+    sent = counter(g, "sent_to_confession")
+    if sent and sent[1] == g.state.number and ts and ts[0] != sent[0] and \
+            g.state.players[sent[0]].alive:
+        return (f"Этой ночью священник исповедует собутыльника пьяницы — игрока "
+                f"{g.display(sent[0])}.",
+                f"Tonight the priest confesses the drunk's companion, {g.display(sent[0])}.")
     return None
 
 
@@ -86,6 +112,10 @@ def confess(n, actor, targets, params):
 def drink(n, actor, targets, params):
     """The drunk: the drinking companion loses his night move; an order pays 2 coins."""
     n.block(targets[0], actor)
+    if params.get("confession"):
+        set_counter(n.g, "sent_to_confession", [targets[0].name, n.s.number + 1])
+        priests = [q for q in n.s.order if q.alive and q.role == "priest"]
+        n.g.emit("sent_to_confession", n.g.to(*priests), player=targets[0].name)
     if _take_order(n, actor, "drunk", targets[0]):
         n.notes(Notes).drunk_ordered = True
 

@@ -33,16 +33,7 @@ class PhaseCommands(HostBase):
         sentences (the host's log of the outcome) and the post."""
         from ..render import posts
         if preview:
-            row, g = self.load(game_id)
-            la, fm = lang or row.lang, fmt or row.fmt
-            warn = warnings(g, row, la)
-            old_label = f"{g.state.phase} {g.state.number}"
-            evs = g.resolve()
-            with self.store.session() as s:
-                nxt, why = self._scheduled(s, row, old_label, g, la)
-            warn += why
-            text = posts.phase_post(g, evs, la, fm,
-                                    deadline=nxt if nxt is not None else _deadline_for(row, g))
+            row, g, la, fm, warn, evs, text = self._dry_resolve(game_id, lang, fmt)
             head = [_say(la, "ПРЕДПРОСМОТР: ничего не записано.",
                          "PREVIEW: nothing was recorded.")]
             head += ["! " + x for x in warn]
@@ -309,11 +300,10 @@ class PhaseCommands(HostBase):
                 lines.append(f"    ~ {p}")
         return lines
 
-
-    def preview(self, game_id: int, lang: str | None = None, fmt: str | None = None) -> dict:
-        """What resolving now would do, without writing anything: the warnings, the post,
-        what will happen in sentences (``causes``), the events (for --json), each
-        player's private messages and the phase after it."""
+    def _dry_resolve(self, game_id: int, lang: str | None, fmt: str | None):
+        """Resolve a copy rebuilt from the events (nothing is written): the row, the game
+        after it, language and format, the warnings, the new events and the post (with
+        the final post when the game ends)."""
         from ..render import posts
         row, g = self.load(game_id)
         la, fm = lang or row.lang, fmt or row.fmt
@@ -327,6 +317,14 @@ class PhaseCommands(HostBase):
                                 deadline=nxt if nxt is not None else _deadline_for(row, g))
         if g.state.over:
             post += "\n\n" + posts.final_post(g, self._reveal(row), la, fm)
+        return row, g, la, fm, warn, evs, post
+
+    def preview(self, game_id: int, lang: str | None = None, fmt: str | None = None) -> dict:
+        """What resolving now would do, without writing anything: the warnings, the post,
+        what will happen in sentences (``causes``), the events (for --json), each
+        player's private messages and the phase after it."""
+        from ..render import posts
+        row, g, la, fm, warn, evs, post = self._dry_resolve(game_id, lang, fmt)
         pms = {}
         for p in g.state.order:
             text = posts.private_messages(g, evs, p.name, la, fm)

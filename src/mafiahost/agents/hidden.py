@@ -32,6 +32,7 @@ PUBLIC_KINDS = {
     "duel_vote", "hunt", "tie_blocked", "tie_broken", "tie_rule", "takes_voters",
     "envelope", "killer_order_done", "will_read", "blood_written",
     "blood_tie", "trip", "vote_withdrawn",
+    "gagged",                                   # singapore: the gag is announced, by name only
 }
 # the fields a public event must not carry
 NEVER_PUBLIC_FIELDS = {"vote_switched": ("by",)}
@@ -44,6 +45,7 @@ TO_KINDS = {
     "question_granted", "recruit_failed", "redirect_failed", "redirect_set", "shot_failed",
     "vest_hit", "visitor_known", "watch_result", "action_gained", "curse_lifted", "cursed",
     "recruit_attempt", "witness_result",
+    "trashed",                                  # singapore: the thug learns what he found
     "question_asked", "question_answered",      # a question put to the player, his answer
 }
 # told to a group: the director's group (niichavo) learns its new leader
@@ -130,6 +132,8 @@ def entitled(truth: Truth, seat: str, e) -> str | None:
         ok = seat in (d.get("players") or d.get("members") or ())
     elif t == "caught":                 # the one caught and the trap's owner
         ok = seat in (to, d.get("owner"))
+    elif t == "sent_to_confession":     # singapore: the priests learn whom the drunk sends
+        ok = truth.role.get(seat) == "priest"
     elif t == "order_taken":            # the one hired and the customer
         ok = seat in (to, d.get("customer"))
     elif t == "stolen":                 # the thief, and the victim when he lost something

@@ -340,6 +340,14 @@ class PhaseCommands(HostBase):
                 "winners": [w.faction_name(f) for f in st.winners]}
 
 
+#: What undo says it reverts, for the host's commands on one player.
+_ONE_PLAYER_OPS = {
+    "remove": ("вывод из игры: {}", "the removal of {}"),
+    "absent": ("отметка «нет отписки»: {}", "the absence of {}"),
+    "excuse": ("освобождение от голосования: {}", "the excuse of {}"),
+}
+
+
 def _phase_words(g, lang: str) -> str:
     """«Ночь 1» / "Night 1", or «игра окончена»."""
     from ..render import posts
@@ -447,18 +455,13 @@ def undo_words(g, row, cmd, lang: str) -> str:
                                     f"её ходы и голоса снова в силе)",
                               f"the result of {ph} (the game goes back to {ph}, with all "
                               f"its moves and votes)"))
-        elif kind == "remove":
-            parts.append(_say(lang, f"вывод из игры: {g.display(op[1])}",
-                              f"the removal of {g.display(op[1])}"))
         elif kind == "replace_player":
             parts.append(_say(lang, f"замена {g.display(op[1])} → {op[2]}",
                               f"the replacement {op[1]} → {op[2]}"))
-        elif kind == "absent":
-            parts.append(_say(lang, f"отметка «нет отписки»: {g.display(op[1])}",
-                              f"the absence of {g.display(op[1])}"))
-        elif kind == "excuse":
-            parts.append(_say(lang, f"освобождение от голосования: {g.display(op[1])}",
-                              f"the excuse of {g.display(op[1])}"))
+        elif kind in _ONE_PLAYER_OPS:
+            ru, en = _ONE_PLAYER_OPS[kind]
+            who = g.display(op[1])
+            parts.append(_say(lang, ru.format(who), en.format(who)))
     if cmd.kind == "votes_import":
         n = sum(1 for op in ops if op[0] == "vote")
         parts = [_say(lang, f"импорт голосов из темы (голосов: {n})",

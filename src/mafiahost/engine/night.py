@@ -310,7 +310,8 @@ def _run_deferred(n: Night) -> None:
             index[first.step.id] < index[step.id]
 
     def void(a) -> None:
-        g.emit("no_effect", HOST, player=a.actor, ability=a.ability, why="removed_earlier")
+        g.emit("no_effect", HOST, player=a.actor, ability=abilities[a.ability].id,
+               why="removed_earlier")
 
     protective = [d for d in n.deferred
                   if all(m.name in _PROTECTIONS for m, _ in abilities[d[0].ability].mechs)]

@@ -223,5 +223,5 @@ def hermit_takes(g, params):
         if "saves_left" in g.rules.roles[src.role].initial_status:
             g.set_status(h, "saves_left", s.status_value(src, "saves_left", 0))
         actions = [a.id for a in g.rules.by_phase[src.role]["night"]]
-        g.emit("hermit_copied", g.to(h), to=h.name, role=src.role, abilities=actions)
+        g.emit("action_gained", g.to(h), to=h.name, role=src.role, abilities=actions)
         g.emit("hermit_source", HOST, player=h.name, source=src.name, role=src.role)

@@ -490,7 +490,7 @@ def director_lock(n, actor, targets, params):
         if not _arrive(n, actor, t, negative=True,
                        kind="lock_delayed" if n.s.number == 1 else "lock_direct"):
             return
-        g.emit("wrong_lock", HOST, player=actor.name, target=t.name)
+        g.emit("wrong_shot", HOST, player=actor.name, target=t.name)
         if n.s.number == 1:
             _schedule_lock(n, actor, actor, "director_grief")
         else:

@@ -225,7 +225,7 @@ def _judge(n):
                 saved(t, "tie", cause)
                 continue
         if d.get("commissar") and t.faction == "town":
-            g.emit("false_denunciation", HOST, player=by.name, target=t.name)
+            g.emit("wrong_shot", HOST, player=by.name, target=t.name)
             remove(by, None, "false_denunciation")
             continue
         if n.is_covered_against(t, by):

@@ -170,3 +170,32 @@ def test_role_naming_moves_and_answers_have_actions():
                                                  ("move", "answer", ("7", "yes"))]
     assert c.decode(codes[0], []) == ("pass",)            # the question is gone
     assert c.size == c.answer_offset + ANSWER_SLOTS * ANSWER_OPTIONS
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "niichavo", "singapore", "odessa"])
+def test_the_vector_kept_step_by_step_is_the_one_made_from_the_whole_log(ruleset):
+    """Each seat's vector is updated from the new events only (and only when it is
+    observed); it must equal the vector made in one pass over everything the seat was
+    told, for the seat whose turn it is and for others that have not looked for a while."""
+    import numpy as np
+    e = raw_env(ruleset=ruleset, players=12)
+    rng = random.Random(4)
+    checked = 0
+    for seed in (1, 2):
+        e.reset(seed=seed)
+        step = 0
+        while e.agents:
+            a = e.agent_selection
+            if e.terminations[a] or e.truncations[a]:
+                e.step(None)
+                continue
+            obs = e.observe(a)
+            assert np.array_equal(obs["observation"], e.vector_from_scratch(a))
+            if step % 7 == 0:
+                b = e.possible_agents[step % len(e.possible_agents)]
+                assert np.array_equal(e.observe(b)["observation"], e.vector_from_scratch(b))
+            checked += 1
+            step += 1
+            legal = obs["action_mask"].nonzero()[0]
+            e.step(int(legal[int(rng.random() * len(legal))]))
+    assert checked > 50

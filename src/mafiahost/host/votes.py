@@ -96,10 +96,11 @@ class VoteCommands(HostBase):
                               "at": t_at.isoformat() if t_at else now_iso(), "source": source,
                               "post_key": None, "status": "counted",
                               "note": "late, counted by the host" if late else ""})
-            tt = {"against_all": _say(la, "против всех", "against all"),
-                  "abstain": _say(la, "воздерживается", "abstains")}.get(t, g.display(t))
-            return Done(game_id, _say(la, f"Голос: {g.display(v)} → {tt}.",
-                                      f"Vote: {g.display(v)} → {tt}."))
+            tt = {"against_all": ("против всех", "against all"),
+                  "abstain": ("воздерживается", "abstains")}.get(t, (g.display(t),) * 2)
+            said = {"ru": f"Голос: {g.display(v)} → {tt[0]}.",
+                    "en": f"Vote: {g.display(v)} → {tt[1]}."}
+            return Done(game_id, _say(la, said["ru"], said["en"]), data={"said": said})
         return self._command(game_id, "vote", {"voter": voter, "target": target, "at": at,
                                                "late": late}, fn, guard)
 

@@ -146,3 +146,35 @@ def test_host_seats_bots_and_sends_their_moves_when_a_phase_opens(tmp_path, caps
     assert "Traceback" not in err.out + err.err
     assert "Лев" in err.out + err.err and "genius" in err.out + err.err
     assert len(h.list_games()) == 1
+
+
+def test_the_web_form_seats_bots_as_the_command_line_does(tmp_path):
+    """The host's new-game form has a bots field (Russian and English labels), read as
+    ``game new --bots``: the bots' moves are sent when the game opens; a bad entry is
+    refused with the same sentence and no game is made."""
+    from test_web_support import client, csrf_of, make_app, make_host
+    app, host = make_app(str(tmp_path / "g.db"))
+    hc = client(app, make_host(host))
+    page = hc.get("/host").text
+    assert 'name="bots"' in page and "Боты (необязательно)" in page
+    players = "Анна,Борис,Вера,Глеб,Дина,Егор,Жанна,Зоя"
+    r = hc.post("/host/games", data={"csrf": csrf_of(page), "ruleset": "classic",
+                                     "players": players, "seed": "6",
+                                     "bots": "глеб=sensible, Дина=random"})
+    assert r.status_code == 200, r.text
+    (gid,) = [g["id"] for g in host.list_games()]
+    assert host.seat_bots(gid) == {"Глеб": "sensible", "Дина": "random"}
+    _, g = host.load(gid)
+    assert [g.state.players[s].role for s in ("Глеб", "Дина")] == ["mafioso", "beauty"]
+    # both bots have a night move: sent when the game opened, as the players' own commands
+    assert sorted(e.data["actor"] for e in g.events if e.type == "action") == ["Глеб", "Дина"]
+    assert "Боты: Ход принят: Глеб — Выстрел мафии" in r.text
+    assert sum(1 for line in host.log(gid, ids=True) if " act " in f" {line} ") >= 2
+    for bad, says in (("Фёдор=sensible", "нет среди игроков"),
+                      ("Глеб=genius", "Бота «genius» нет")):
+        r = hc.post("/host/games", data={"csrf": csrf_of(page), "ruleset": "classic",
+                                         "players": players, "bots": bad})
+        assert r.status_code == 303 and r.headers["location"] == "/host"
+        assert says in hc.get("/host").text
+        assert len(host.list_games()) == 1                   # nothing made
+    assert "Bots (optional)" in hc.get("/host?lang=en").text

@@ -55,6 +55,7 @@ from ..host import (
     HostError,
     NoGame,
     is_late,
+    parse_bots,
     parse_roles,
     parse_time,
 )
@@ -571,8 +572,10 @@ async def host_create(request: Request):
     glang = one(form, "lang", "ru")
     fmt = one(form, "fmt", "plain")
     try:
+        # bot seats: the same text, reading and refusals as ``game new --bots``
+        bots = parse_bots(one(form, "bots"), players) or None
         done = await _db(
-            lambda: w.host.new_game(one(form, "ruleset"), players, roles=roles,
+            lambda: w.host.new_game(one(form, "ruleset"), players, roles=roles, bots=bots,
                                     options=options, mafia=mafia, seed=seed,
                                     name=one(form, "name")[:200],
                                     lang=glang if glang in LANGS else "ru",

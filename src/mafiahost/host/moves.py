@@ -21,10 +21,12 @@ class MoveCommands(HostBase):
 
     # ---- moves and votes ---------------------------------------------------------------
     def act(self, game_id: int, actor: str, ability: str, targets=(), replace: bool = False,
-            lang: str | None = None, *, hints: bool = True, guard=None) -> Done:
+            lang: str | None = None, *, hints: bool = True, guard=None,
+            bot_after: int | None = None) -> Done:
         """Record a move; the rules' own sentence on refusal. With ``replace`` (or when the
         ruleset's ``forum.replace_moves`` allows it) a later move replaces the earlier one
-        in the same slot, and the answer says so."""
+        in the same slot, and the answer says so. ``bot_after``: a bot's move, sent after
+        command number ``bot_after`` opened the phase (``undo`` reverts them together)."""
         def fn(c: _Ctx):
             g = c.g
             la = lang or c.row.lang
@@ -72,9 +74,11 @@ class MoveCommands(HostBase):
                         data={"replaced": w is not None,
                               "notes": [_say(la, ru, en) for ru, en in notes],
                               "said": said})
-        return self._command(game_id, "act", {"actor": actor, "ability": ability,
-                                              "targets": list(targets), "replace": replace},
-                             fn, guard)
+        args = {"actor": actor, "ability": ability, "targets": list(targets),
+                "replace": replace}
+        if bot_after is not None:
+            args["bot_after"] = bot_after
+        return self._command(game_id, "act", args, fn, guard)
 
 
 def _move_words(g, key: str, ab_id: str, actor: str, targets, lang: str) -> str:

@@ -592,14 +592,12 @@ async def host_create(request: Request):
 def _host_game(w: Web, gid: int, lang: str) -> dict:
     dates = w.host.link_dates(gid)
     hosts = w.host.game_hosts(gid)
-    from ..host.phases import undo_words, warnings
-    from ..store import Store
+    from ..host.phases import chain_words, undo_chain, warnings
     with w.host.store.session() as s:
-        last = Store.last_command(s, gid)
+        chain = undo_chain(s, gid)
     with w.host.reading(gid) as (row, g):
         data = views.host_game(row, g, lang)
-        data["undo"] = undo_words(g, row, last, lang) \
-            if last is not None and last.kind != "new" else ""
+        data["undo"] = chain_words(g, row, chain, lang) if chain else ""
         data["warnings"] = warnings(g, row, lang)
     for p in data["players"]:
         p["link_at"] = dates.get(p["seat"])

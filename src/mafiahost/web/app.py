@@ -592,6 +592,7 @@ async def host_create(request: Request):
 def _host_game(w: Web, gid: int, lang: str) -> dict:
     dates = w.host.link_dates(gid)
     hosts = w.host.game_hosts(gid)
+    from ..host.deadlines import local_words
     from ..host.phases import chain_words, undo_chain, warnings
     with w.host.store.session() as s:
         chain = undo_chain(s, gid)
@@ -600,7 +601,8 @@ def _host_game(w: Web, gid: int, lang: str) -> dict:
         data["undo"] = chain_words(g, row, chain, lang) if chain else ""
         data["warnings"] = warnings(g, row, lang)
     for p in data["players"]:
-        p["link_at"] = dates.get(p["seat"])
+        at = dates.get(p["seat"])
+        p["link_at"] = local_words(at, lang) if at else None
     data["hosts"] = hosts
     return data
 

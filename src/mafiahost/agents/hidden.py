@@ -47,6 +47,7 @@ TO_KINDS = {
     "recruit_attempt", "witness_result",
     "trashed",                                  # singapore: the thug learns what he found
     "question_asked", "question_answered",      # a question put to the player, his answer
+    "move_forced", "forced_move_failed",        # a move the rules make for him; its failure
 }
 # told to a group: the director's group (niichavo) learns its new leader
 GROUP_KINDS = {"heir"}

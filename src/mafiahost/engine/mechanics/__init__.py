@@ -7,7 +7,8 @@ night (``ctx`` is ``engine.night.Night``) or, for day mechanics, during the day'
 
 Families: kill (direct, delayed, suicide shots, phantom), protect (heal, guard, cover,
 shield), block (block, alibi, partner), redirect, check (role, side, compare, seek, frame),
-watch, recruit, jail, day (silence, puppet, switch, acquit), items (inventories and coins).
+watch, recruit, jail, day (silence, puppet, switch, acquit), items (inventories and coins),
+questions (a question put to a player), forced (a move a rule makes a player send).
 
 Other registries, each by name, so a ruleset file says which it uses:
 - ``@constraint(name)`` — target rules that are more than data: ``fn(g, p, ab, ts, params)``
@@ -127,6 +128,7 @@ def load_all() -> None:
         check,
         copy,
         day,
+        forced,
         items,
         jail,
         kill,

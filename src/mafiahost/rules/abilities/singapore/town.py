@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mafiahost.engine.mechanics import constraint, mechanic
+from mafiahost.engine.mechanics.forced import force
 from mafiahost.engine.mechanics.items import give_item
 
 from .common import Notes, counter, purse, set_counter, spend
@@ -116,6 +117,9 @@ def drink(n, actor, targets, params):
         set_counter(n.g, "sent_to_confession", [targets[0].name, n.s.number + 1])
         priests = [q for q in n.s.order if q.alive and q.role == "priest"]
         n.g.emit("sent_to_confession", n.g.to(*priests), player=targets[0].name)
+        # «На следующую ночь Священник исповедует собутыльника»: the priest's move next
+        # night is that confession, whether or not he sends a move himself
+        force(n.g, priests, "confess", targets[:1], "drunk", night_idx=n.idx + 2, by=actor)
     if _take_order(n, actor, "drunk", targets[0]):
         n.notes(Notes).drunk_ordered = True
 

@@ -7,6 +7,7 @@ from mafiahost.engine.mechanics import constraint, hook, mechanic, scheduled
 from mafiahost.engine.mechanics.items import add_coins, coins_of, take_item
 from mafiahost.engine.mechanics.questions import answer_handler, ask, open_questions
 
+from .cards import may_recruit_lawyer
 from .common import (
     POISON_ITEM,
     VAMPIRES,
@@ -182,7 +183,7 @@ def recruit(n, actor, targets, params):
     g = n.g
     t = targets[0]
     again = g.state.status_value(t, "apprentice_of") == actor.faction
-    if is_clan(t) or t.role in NEVER or again:
+    if is_clan(t) or (t.role in NEVER and not may_recruit_lawyer(g, t, actor.faction)) or again:
         g.emit("recruit_attempt", g.to(t), to=t.name)
         g.emit("recruit_failed", g.to(actor), player=t.name, to=actor.name, why="cannot")
         return
@@ -229,7 +230,7 @@ def recruit_answer(g, q, answer) -> None:
     if pick is None:
         return
     clan, recruiter = clans[pick], recruiters[pick]
-    if not t.alive or is_clan(t) or t.role in NEVER:
+    if not t.alive or is_clan(t) or (t.role in NEVER and not may_recruit_lawyer(g, t, clan)):
         g.emit("recruit_failed", g.to(*g.faction_members(clan)), player=t.name,
                to=recruiter.name, why="cannot")
         return

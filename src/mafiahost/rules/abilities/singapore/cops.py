@@ -5,6 +5,7 @@ from __future__ import annotations
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic, tie_policy
 
+from .cards import ministry_cover_pay
 from .common import COPS, Notes, counter, earn, is_clan, set_counter
 from .economy import _take_order
 
@@ -51,6 +52,7 @@ def cover(n, actor, targets, params):
     if stopped:
         n.notes(Notes).covers.append((actor, t))
     set_counter(g, "last_cover:" + actor.faction, [t.name, n.s.number])
+    ministry_cover_pay(n, actor, t)
 
 
 def _lawyer(g):

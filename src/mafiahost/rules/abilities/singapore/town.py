@@ -119,7 +119,8 @@ def drink(n, actor, targets, params):
         n.g.emit("sent_to_confession", n.g.to(*priests), player=targets[0].name)
         # «На следующую ночь Священник исповедует собутыльника»: the priest's move next
         # night is that confession, whether or not he sends a move himself
-        force(n.g, priests, "confess", targets[:1], "drunk", night_idx=n.idx + 2, by=actor)
+        force(n.g, priests, "confess", targets[:1], "drunk_confession", night_idx=n.idx + 2,
+              by=actor)
     if _take_order(n, actor, "drunk", targets[0]):
         n.notes(Notes).drunk_ordered = True
 

@@ -49,6 +49,7 @@ TO_KINDS = {
     "question_asked", "question_answered",      # a question put to the player, his answer
     "move_forced", "forced_move_failed",        # a move the rules make for him; its failure
     "card_called",                              # singapore: the caller learns his call is made
+    "task_assigned",                            # singapore: the apprentice learns his task
 }
 # told to a group: the director's group (niichavo) learns its new leader
 GROUP_KINDS = {"heir"}

@@ -50,6 +50,7 @@ TO_KINDS = {
     "move_forced", "forced_move_failed",        # a move the rules make for him; its failure
     "card_called",                              # singapore: the caller learns his call is made
     "task_assigned",                            # singapore: the apprentice learns his task
+    "bite_lured",                               # singapore: the vampire learns he bit another
 }
 # told to a group: the director's group (niichavo) learns its new leader
 GROUP_KINDS = {"heir"}

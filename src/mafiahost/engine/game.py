@@ -465,7 +465,7 @@ class Game:
                     "killed_last_night": "после гибели прошлой ночью"}[ab.while_dead]
             return (f"«{ab.name_ru}» можно использовать только {when}.",
                     f"'{ab.name_en}' can only be used {ab.while_dead.replace('_', ' ')}.")
-        if p.st and (s.has(p, "jailed") or s.has(p, "no_action")
+        if p.st and (s.has(p, "jailed") and not ab.while_jailed or s.has(p, "no_action")
                      or ab.requires_status and not s.has(p, ab.requires_status)) \
                 or ab.requires_status and not p.st:
             return self._status_refusal(p, ab)

@@ -142,6 +142,8 @@ def entitled(truth: Truth, seat: str, e) -> str | None:
                   and str(r).startswith("boss")]
         ok = seat == d.get("player") or (truth.member(seat, clan)
                                          and (seat in bosses or not bosses))
+    elif t == "witness_letter":         # singapore: the sheriff the witness writes to
+        ok = truth.role.get(seat) == "sheriff"
     elif t == "sent_to_confession":     # singapore: the priests learn whom the drunk sends
         ok = truth.role.get(seat) == "priest"
     elif t == "order_taken":            # the one hired and the customer

@@ -147,6 +147,8 @@ def _reports(n, lethal):
     for w, t in n.notes(Notes).witness:
         seen = [[k, v] for v, k in killed_by.items() if t.name in (k, v) and k != v]
         g.emit("witness_result", g.to(w), to=w.name, target=t.name, kills=seen)
+        if seen:        # what his letter to the sheriff may tell, the next day (town.py)
+            g.set_status(w, "witness_saw", seen, until=n.idx + 1)
         if seen:
             g.set_status(w, "saw_weapon", True, until=n.idx + 2)
     for j, t in n.notes(Notes).journal:

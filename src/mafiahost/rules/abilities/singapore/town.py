@@ -133,3 +133,25 @@ def witness(n, actor, targets, params):
 @mechanic("singapore_journal", visits=False, counts_as_out=False)
 def journal(n, actor, targets, params):
     n.notes(Notes).journal.append((actor, targets[0]))
+
+
+@constraint("singapore_letter_ok", targets=False)
+def letter_ok(g, p, ab, ts, params):
+    """«может через ведущего отправить шерифу письмо в котором описывает преступление»: a
+    crime seen last night, and a sheriff in the game to read it."""
+    if not g.state.status_value(p, "witness_saw"):
+        return ("Прошлой ночью вы не видели преступления: писать шерифу не о чем.",
+                "You saw no crime last night: there is nothing to write to the sheriff.")
+    if not any(q.alive and q.role == "sheriff" for q in g.state.order):
+        return ("Шерифа в игре нет: письмо некому передать.",
+                "There is no sheriff in the game to pass the letter to.")
+    return None
+
+
+@mechanic("singapore_letter", visits=False)
+def letter(dc, actor, targets, params):
+    """The host passes the witness's letter to the sheriff: who killed whom last night (the
+    sheriff is told it comes from the witness, not his name)."""
+    g = dc.g
+    sheriffs = [q for q in g.state.order if q.alive and q.role == "sheriff"]
+    g.emit("witness_letter", g.to(*sheriffs), kills=g.state.status_value(actor, "witness_saw"))

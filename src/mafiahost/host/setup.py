@@ -112,10 +112,10 @@ class SetupCommands(HostBase):
         from ..render import posts
         post = posts.start_post(g, c, lang=lang, fmt=fmt, name=name)
         notice = recommended_notice(rules, len(players))
+        ru, en = (" " + notice[0], " " + notice[1]) if notice else ("", "")
         done = Done(gid, _say(lang, f"Игра №{gid} создана: {rules.title_ru}, "
-                                    f"{len(players)} игроков." + (" " + notice[0] if notice else ""),
-                              f"Game {gid} created: {rules.title_en}, {len(players)} players."
-                              + (" " + notice[1] if notice else "")),
+                                    f"{len(players)} игроков.{ru}",
+                              f"Game {gid} created: {rules.title_en}, {len(players)} players.{en}"),
                     post, evs, {"commitment": c, **({"notice": list(notice)} if notice else {})})
         return self._with_bots(done, lang) if bots else done
 

@@ -631,6 +631,29 @@ class Game:
         victory.check(self)
         return self.events[start:]
 
+    def host_grant(self, name: str, coins, kind: str) -> list[Event]:
+        """Coins the rules leave to the host's judgement (a literary description of a kill):
+        the rule set's ``host_grant`` hooks say who may receive how many for ``kind``, and
+        pay; refused (nothing changes) by the first that says no."""
+        if self.state.over:
+            raise Refused("Игра окончена.", "The game is over.")
+        p = self.player(name)
+        hooks = self.rules.hooks.get("host_grant", ())
+        if not hooks:
+            raise Refused("В этих правилах ведущий не начисляет монет за описания.",
+                          "In these rules the host awards no coins for descriptions.")
+        try:
+            n = int(coins)
+        except (TypeError, ValueError):
+            raise Refused(f"Число монет — целое число, а не «{coins}».",
+                          f"The number of coins is a whole number, not '{coins}'.") from None
+        start = len(self.events)
+        for fn, params in hooks:
+            why = fn(self, p, n, kind, params)
+            if why is not None:
+                raise Refused(*why)
+        return self.events[start:]
+
     def resolve(self, open_next: bool = True) -> list[Event]:
         """Settle the current phase, check victory, open the next phase.
 

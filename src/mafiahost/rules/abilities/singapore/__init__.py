@@ -29,6 +29,7 @@ from . import (  # noqa: F401
     economy,
     neutrals,
     night,
+    rewards,
     town,
     victory,
 )

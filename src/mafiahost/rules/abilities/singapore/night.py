@@ -101,6 +101,8 @@ def dawn(n, params):
         k = a.attacker
         if k is None or k is t:
             continue
+        # the executor of a successful kill may be paid for its description (rewards.py)
+        g.set_status(k, "last_kill", t.name, until=n.idx + 1)
         if a.cause not in ("poison", "wound", "stake"):
             g.set_status(k, "sinner", True)
         vamp = t.role in VAMPIRES
@@ -173,3 +175,4 @@ def _reports(n, lethal):
         g.emit("journalist_result", g.to(j), to=j.name, target=t.name, facts=uniq)
         if uniq:
             earn(g, j, 1, "article")
+            g.set_status(j, "article_written", t.name, until=n.idx + 1)   # rewards.py

@@ -5,6 +5,7 @@ from __future__ import annotations
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.copy import defer
+from mafiahost.engine.mechanics.forced import force
 from mafiahost.engine.mechanics.items import take_item
 from mafiahost.engine.mechanics.questions import answer_handler, ask
 
@@ -38,6 +39,8 @@ def curse(n, actor, targets, params):
     kind = params["kind"]
     g.set_status(t, "curse", [kind, actor.name], until=n.idx + 4)
     g.emit("cursed", g.to(t) if kind not in ("fear",) else HOST, to=t.name, kind=kind)
+    if kind == "berserk":
+        berserk_shop(n, t)
 
 
 @hook("night_start", "singapore_night_start")
@@ -80,9 +83,27 @@ def _berserk_move(g, p):
     included)."""
     aid = "bite_venom" if p.role in VAMPIRES else "kill"
     spec = g.rules.abilities.get(f"{p.role}.{aid}")
-    if spec is None or spec.names_role or p.role.startswith("apprentice"):
+    if spec is None:        # no gun: the poison he has (one bought at the berserk's shop)
+        for aid, item in (("poison", "poison"), ("poison_scorpion", "scorpion_poison")):
+            spec = g.rules.abilities.get(f"{p.role}.{aid}")
+            if spec is not None and usable(g, p, item):
+                return spec
+        return None
+    if spec.names_role or p.role.startswith("apprentice"):
         return None
     return spec
+
+
+def berserk_shop(n, t) -> None:
+    """«если нет оружия или яда - идет в магазин за ядом и пытается отравить персонажа на
+    выбор на следующую ночь»: one with no gun nor poison, who may buy it (not the town:
+    «мирный житель яд купить не может»), buys viper poison the next night (a forced move; it
+    fails if he cannot pay or the shop is out), to poison with the night after."""
+    g = n.g
+    if _berserk_move(g, t) is not None or g.rules.factions[t.faction].side == "town" or \
+            g.rules.abilities.get(f"{t.role}.poison") is None:
+        return
+    force(g, [t], "buy_poison", [], "berserk", night_idx=n.idx + 2)
 
 
 def _berserk_default(n, p) -> None:
@@ -132,6 +153,9 @@ def berserk_venom(g, p, ab, ts, params):
 @constraint("singapore_cursed_with", targets=False)
 def cursed_with(g, p, ab, ts, params):
     if cursed(g, p) != params["kind"]:
+        if params["kind"] == "berserk":
+            return ("Это ход только для проклятого берсерком.",
+                    "This move is only for one cursed with berserk.")
         return ("Это ход только для проклятого жаждой крови.",
                 "This move is only for one cursed with bloodlust.")
     return None

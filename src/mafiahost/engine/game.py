@@ -487,6 +487,12 @@ class Game:
                         f"сделан ({a.actor}).",
                         f"'{ab.name_en}': one per faction a night, already sent by {a.actor}.")
             done = rules.abilities[a.ability]
+            made = s.counters.get("forced_made") or ()    # engine/mechanics/forced.py
+            if isinstance(made, list) and a.seq in made:
+                return (f"«{self.display(p.name)}»: ход этой ночи задан правилами "
+                        f"(«{done.name_ru}»); другой не принимается.",
+                        f"{self.display(p.name)}: tonight's move is set by the rules "
+                        f"('{done.name_en}'); another is not taken.")
             return (f"«{self.display(p.name)}»: ход в этой фазе уже есть "
                     f"(«{done.name_ru}»); второй не принимается.",
                     f"{self.display(p.name)} already acted this phase ('{done.name_en}'); "

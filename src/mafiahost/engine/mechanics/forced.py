@@ -19,7 +19,8 @@ dead or jailed player does nothing, as always).
 Events: ``move_forced`` (to the player who must move: ``ability``, ``targets``, ``why``),
 ``forced_move_failed`` (to ``by``, if any, and the host: ``why``, ``reason`` — nobody could
 make it, with the refusal of the first who had the ability). The waiting moves are the game
-counter ``forced_moves``, so replay is exact.
+counter ``forced_moves`` (and tonight's made ones ``forced_made``: another move in their slot
+is refused with a sentence saying the rules set it), so replay is exact.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..events import HOST
 from . import hook
 
 KEY = "forced_moves"
+MADE = "forced_made"      # the seqs of tonight's forced moves (their refusal sentence)
 
 
 def force(g, actors, ability: str, targets, why: str, night_idx: int | None = None,
@@ -53,6 +55,8 @@ def forced_moves(g, params) -> None:
     s = g.state
     waiting = list(s.counters.get(KEY, ()))
     due = [f for f in waiting if f["night_idx"] <= s.idx]
+    if s.counters.get(MADE):
+        g.emit("counter", HOST, key=MADE, value=[])
     if not due:
         return
     g.emit("counter", HOST, key=KEY, value=[f for f in waiting if f["night_idx"] > s.idx])
@@ -76,6 +80,7 @@ def _make(g, f: dict) -> None:
             reason = reason or why
             continue
         g.record(p, spec, ts)
+        g.emit("counter", HOST, key=MADE, value=list(s.counters.get(MADE, ())) + [s.seq])
         g.emit("move_forced", g.to(p), to=p.name, actor=p.name, ability=spec.id, targets=list(ts),
                why=f["why"], **f.get("data", {}))
         return

@@ -66,7 +66,7 @@ def test_host_grants_description_coins_only_as_the_rules_say(sqlite_db):
     h.act(gid, "Кира", "journal", ["Анна"])
     h.resolve(gid)                                  # night 2: Анна kills Иван
     for bad, why in ((["Анна", "3", "night"], "1 или 2"), (["Анна", "2", "poem"], "не подходит"),
-                     (["Вера", "1", "article"], "не писал"), (["Иван", "1", "day"], "выбыл")):
+                     (["Вера", "1", "article"], "нет статьи"), (["Иван", "1", "day"], "не в игре")):
         code, out = cli("grant", str(gid), *bad, "--db", sqlite_db)
         assert code == 2 and why in out, (bad, out)
     code, out = cli("grant", str(gid), "Анна", "2", "night", "--db", sqlite_db)

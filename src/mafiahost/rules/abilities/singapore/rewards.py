@@ -41,14 +41,14 @@ def grants(g, p, coins: int, kind: str, params):
         return (f"За что начислить — «{kind}» не подходит; можно: {kinds}.",
                 f"'{kind}' is not a reward here; allowed: {kinds_en}.")
     if not p.alive:
-        return (f"«{p.name}» выбыл(а) из игры: монеты начисляют игрокам в игре.",
+        return (f"«{p.name}» уже не в игре: монеты начисляют только игрокам в игре.",
                 f"'{p.name}' is out of the game: coins go to players in it.")
     if kind == "article":
         if coins != 1:
             return ("За художественную статью — 2 монеты вместо 1: ведущий добавляет 1.",
                     "An artistic article pays 2 instead of 1: the host adds 1.")
         if not s.status_value(p, "article_written"):
-            return (f"«{p.name}» не писал(а) статью прошлой ночью (или за неё уже доплачено).",
+            return (f"У игрока «{p.name}» нет статьи прошлой ночи (или за неё уже доплачено).",
                     f"'{p.name}' wrote no article last night (or it was already paid).")
         g.clear_status(p, "article_written")
         earn(g, p, 1, "grant:article")

@@ -67,7 +67,7 @@ class MoveCommands(HostBase):
             return Done(game_id, msg, data={"replaced": w is not None, "notes": notes})
         return self._command(game_id, "act", {"actor": actor, "ability": ability,
                                               "targets": list(targets), "replace": replace},
-                             fn, guard)
+                             fn, guard, hot=True)
 
 
 def _move_words(g, key: str, ab_id: str, actor: str, targets, lang: str) -> str:

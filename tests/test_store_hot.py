@@ -160,3 +160,30 @@ def test_an_old_or_new_sqlite_file_is_still_migrated_on_open(tmp_path):
         assert [e.data["actor"] for e in h.load(gid)[1].events if e.type == "action"] == \
             ["Вера", "Глеб"]
         st.close()
+
+
+def test_a_move_worked_out_on_a_game_that_changed_meanwhile_is_redone(sqlite_db):
+    """The optimistic path: a move is worked out on the game outside the write lock; when
+    another process stores a command in between, the compare-and-set of the revision
+    fails and the move is worked out again on the game as it is now: both moves are
+    stored, in the order they were committed, and the cache holds the game as stored."""
+    st = Store(sqlite_db)
+    h = Host(store=st)
+    gid = h.new_game("gemini", list(ROLES), roles=ROLES, seed=9).game_id
+    other = Host(store=Store(sqlite_db), cache=GameCache(0))    # another process
+    calls = []
+
+    def meanwhile(s, row, g):
+        calls.append(row.rev)
+        if len(calls) == 1:
+            other.act(gid, "Глеб", "heal", ["Дина"])
+    h.act(gid, "Вера", "kill", ["Дина"], guard=meanwhile)
+    assert len(calls) >= 2 and calls[-1] > calls[0]      # worked out again, later revision
+    fresh = Host(store=Store(sqlite_db), cache=GameCache(0))
+    acted = [e.data["actor"] for e in fresh.load(gid)[1].events if e.type == "action"]
+    assert acted == ["Глеб", "Вера"]
+    cached = [e.data["actor"] for e in h.load(gid)[1].events if e.type == "action"]
+    assert cached == acted
+    st.close()
+    other.store.close()
+    fresh.store.close()

@@ -312,6 +312,11 @@ def close_limit(word: str) -> int:
     return 0 if n < 4 else 1 if n <= 6 else 2
 
 
+#: rosters already made, by everything they are made from (``Roster.of_game``): a game's
+#: names change only by a replacement, and every move reads the names it was sent
+_ROSTERS: dict = {}
+
+
 class Roster:
     """The names of one game (see the module docstring)."""
 
@@ -360,7 +365,16 @@ class Roster:
                     former[was] = e.data["player"]
         for seat in nicks:
             former.setdefault(seat, seat)
-        return cls(seats, nicks, aliases, former, host_nicks)
+        hn = tuple(host_nicks)
+        key = (cls, tuple(seats), tuple(nicks.items()), tuple(former.items()),
+               tuple((aliases or {}).items()), hn)
+        hit = _ROSTERS.get(key)
+        if hit is None:          # a roster is never changed once made: one per name set
+            hit = cls(seats, nicks, aliases, former, hn)
+            if len(_ROSTERS) >= 256:
+                _ROSTERS.clear()
+            _ROSTERS[key] = hit
+        return hit
 
     def _add(self, name: str, seat: str, how: str) -> None:
         k = fold(name)

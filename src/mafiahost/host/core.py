@@ -376,6 +376,10 @@ class HostBase:
             raise StoreError(db_error_sentence(e, state["committing"])) from None
 
     def _command_once(self, game_id, kind, args, fn, guard, state, hot=False) -> Done:
+        if hot and self.store.optimistic:
+            done = self._command_optimistic(game_id, kind, args, fn, guard, state)
+            if done is not None:
+                return done
         entry = None
         try:
             with (self.store.hot(game_id) if hot else self.store.locked(game_id)) as (s, row):
@@ -404,6 +408,55 @@ class HostBase:
         except LookupError:
             with self.store.session() as s:
                 raise self._no_game(s, game_id) from None
+        finally:
+            if entry is not None:
+                entry.lock.release()
+
+    def _command_optimistic(self, game_id, kind, args, fn, guard, state) -> Done | None:
+        """A plain command on a SQLite file, worked out before the write lock: the game at
+        the row's current revision (cached, or rebuilt from the events, read outside any
+        write transaction), ``guard`` and ``fn`` run on it; then the write transaction
+        bumps the row only if it is still at that revision, runs ``guard`` again (a
+        player's link is checked inside the transaction that stores the move), writes the
+        command and commits. So SQLite's one write lock, shared by every game, is held
+        only while the rows are written, not while the rules work. None when another
+        command changed the game in between (or it is not there): the caller then runs
+        the command inside the lock on the game as it is now."""
+        from ..store.hot import Conflict
+        try:
+            rtx, row = self.store.peek(game_id)
+        except LookupError:
+            return None
+        entry = self.cache.take(game_id, row.rev)
+        try:
+            g = entry.game if entry is not None else self._game(rtx, row)
+            if guard is not None:
+                guard(rtx, row, g)
+            n0 = len(g.events)
+            ctx = _Ctx(rtx, row, g)
+            done = fn(ctx)
+            store = not (ctx.nothing and len(g.events) == n0)
+            new = [normalize_event(e) for e in g.events[n0:]] if store else []
+            try:
+                with self.store.hot(game_id, expect=row.rev) as (s, now):
+                    if guard is not None:
+                        guard(s, now, g)
+                    if store:
+                        cid = Store.add_command_fast(s, game_id, kind, args, ctx.ops, n0,
+                                                     new, ctx.before, ctx.result)
+                        if ctx.records:
+                            Store.add_vote_records(s, game_id, cid, ctx.records)
+                        if ctx.posts:
+                            Store.add_imported_posts(s, game_id, cid, ctx.posts)
+                        _test_pause(kind)
+                    state["committing"] = True        # leaving the block commits
+            except Conflict:
+                return None
+            if store:
+                g.events[n0:] = new               # as they read back from the database
+                done.events = new
+            self.cache.put(game_id, now.rev, g)
+            return done
         finally:
             if entry is not None:
                 entry.lock.release()

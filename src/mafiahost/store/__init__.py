@@ -166,7 +166,8 @@ class Store:
         if self.path is None:
             self.engine                       # noqa: B018 - a bad URL is a sentence now
         # PostgreSQL: every command tells the other processes which game changed
-        # (``NOTIFY mafiahost_games, '<id>'``; the web app's live updates LISTEN)
+        # (``NOTIFY mafiahost_games, '<id>'`` after its commit: ``notify``; the web
+        # app's live updates LISTEN)
         self._notify = self.url.startswith("postgresql")
         self.migrate()
 
@@ -275,6 +276,8 @@ class Store:
             return
         with self._locked(game_id) as x:
             yield x
+        if self._notify:
+            self.notify(game_id)
 
     @contextmanager
     def _locked(self, game_id: int):
@@ -289,24 +292,46 @@ class Store:
             n = s.execute(st, {"gid": game_id, "now": now_iso()}).rowcount
             if not n:
                 raise LookupError(game_id)
-            if self._notify:
-                # delivered to every LISTENing process at the commit, never on a rollback
-                s.execute(__getattr__("_NOTIFY"), {"gid": str(game_id)})
             yield s, s.get(models.GameRow, game_id)
 
+    @property
+    def optimistic(self) -> bool:
+        """Whether a plain command works on its game before it takes the write lock
+        (``peek``, then ``hot(expect=rev)``): on a SQLite file, whose one write lock is
+        shared by every game, so that the lock is held only while the rows are written."""
+        return self.path is not None
+
+    def peek_tx(self):
+        """A reader on this thread's stdlib connection (a SQLite file only): each
+        statement reads the latest commit."""
+        from .hot import SqliteTx
+        return SqliteTx(self._lite_conn())
+
+    def peek(self, game_id: int):
+        """``(tx, row)`` to read with outside any write transaction (a SQLite file only):
+        what a plain command reads before ``hot(game_id, expect=row.rev)``. LookupError
+        when there is no such game."""
+        from .hot import SqliteTx
+        tx = SqliteTx(self._lite_conn())
+        return tx, tx.read(game_id)
+
     @contextmanager
-    def hot(self, game_id: int):
+    def hot(self, game_id: int, expect: int | None = None):
         """The write transaction of a plain command (a move, a vote, an answer): the same
         promise as ``locked`` (the row's ``rev`` bumped first, one transaction, a
         notification on PostgreSQL) with hand-written statements and no ORM object:
         ``(tx, row)``, ``row`` a read-only ``GameRecord``. On a SQLite file it runs on the
         stdlib ``sqlite3`` module (this thread's connection, opened as the engine opens
-        its own); elsewhere on a SQLAlchemy Core connection."""
+        its own); elsewhere on a SQLAlchemy Core connection. With ``expect`` the bump
+        happens only if the row's revision is still ``expect`` (``hot.Conflict``
+        otherwise: another command came first)."""
         from .hot import CoreTx, SqliteTx
         if self.path is None:
             with self.engine.begin() as c:
                 tx = CoreTx(c, self.dialect)
-                yield tx, tx.bump(game_id, now_iso(), self._notify)
+                yield tx, tx.bump(game_id, now_iso(), expect)
+            if self._notify:
+                self.notify(game_id)
             return
         assert self._writer is not None
         with self._writer:
@@ -314,12 +339,27 @@ class Store:
             c.execute("BEGIN IMMEDIATE")
             try:
                 tx = SqliteTx(c)
-                yield tx, tx.bump(game_id, now_iso())
+                yield tx, tx.bump(game_id, now_iso(), expect)
                 c.execute("COMMIT")
             except BaseException:
                 if c.in_transaction:
                     c.execute("ROLLBACK")
                 raise
+
+    def notify(self, game_id: int) -> None:
+        """PostgreSQL: tell every LISTENing process that the game changed, after the
+        command's commit, in a short transaction of its own that does not wait for the
+        disk (``synchronous_commit`` off: a lost notification only delays a live update
+        until the safety poll). Sent inside the command's transaction, it would hold
+        PostgreSQL's one notification lock through the commit's flush to the disk, so
+        that no two commands could commit at once. A failure here is not the command's:
+        the command is stored."""
+        try:
+            with self.engine.begin() as c:
+                c.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+                c.exec_driver_sql(f"SELECT pg_notify('{NOTIFY_CHANNEL}', '{int(game_id)}')")
+        except Exception:  # noqa: BLE001 - the live update waits for the safety poll
+            pass
 
     def _lite_conn(self):
         """This thread's stdlib ``sqlite3`` connection to the file, opened with the

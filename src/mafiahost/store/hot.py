@@ -5,7 +5,12 @@ with hand-written statements and no ORM object (``Store.hot``).
 is most of a command-line call's start-up); ``CoreTx`` on a SQLAlchemy Core connection
 (PostgreSQL, and SQLite URLs the stdlib cannot open as given). Both write exactly the rows
 ``Store.add_command_fast`` writes through the ORM path, in one transaction begun by the
-game row's ``rev`` bump (the write lock on SQLite, the row lock on PostgreSQL)."""
+game row's ``rev`` bump (the write lock on SQLite, the row lock on PostgreSQL).
+
+``bump(expect=rev)`` is the compare-and-set of the optimistic path (``Store.peek``): the
+command was worked out on the game at revision ``rev`` outside the write lock, and is
+written only if the row is still at ``rev`` (``Conflict`` otherwise, and the command runs
+again inside the lock)."""
 
 from __future__ import annotations
 
@@ -20,6 +25,10 @@ _CMD_COLS = ("game_id", "kind", "args", "ops", "before", "result", "first_event"
              "n_events", "undone", "at")
 _VOTE_COLS = ("game_id", "command_id", "phase", "voter", "target", "at", "source",
               "post_key", "status", "note")
+
+
+class Conflict(Exception):
+    """``Store.hot(expect=rev)``: the game's row is no longer at that revision."""
 
 
 class GameRecord:
@@ -54,9 +63,22 @@ class SqliteTx:
     def execute(self, sql: str, params=()):
         return self.c.execute(sql, params)
 
-    def bump(self, game_id: int, now: str) -> GameRecord:
-        r = self.c.execute(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
-                           f"RETURNING {_COLS}", (now, game_id)).fetchone()
+    def read(self, game_id: int) -> GameRecord:
+        r = self.c.execute(f"SELECT {_COLS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        if r is None:
+            raise LookupError(game_id)
+        return GameRecord(r)
+
+    def bump(self, game_id: int, now: str, expect: int | None = None) -> GameRecord:
+        if expect is None:
+            r = self.c.execute(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                               f"RETURNING {_COLS}", (now, game_id)).fetchone()
+        else:
+            r = self.c.execute(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                               f"AND rev = ? RETURNING {_COLS}",
+                               (now, game_id, expect)).fetchone()
+            if r is None:
+                raise Conflict(game_id)
         if r is None:
             raise LookupError(game_id)
         return GameRecord(r)
@@ -119,20 +141,18 @@ class CoreTx:
             sql = sql.replace("?", "%s")
         return self.c.exec_driver_sql(sql, params)
 
-    def bump(self, game_id: int, now: str, notify: bool = False) -> GameRecord:
-        if self.pg and notify:
-            from . import NOTIFY_CHANNEL
-            # delivered to every LISTENing process at the commit, never on a rollback
-            r = self._sql(f"WITH b AS (UPDATE games SET rev = rev + 1, updated_at = ? "
-                          f"WHERE id = ? RETURNING {_COLS}) SELECT {_COLS}, "
-                          f"pg_notify('{NOTIFY_CHANNEL}', id::text) FROM b",
-                          (now, game_id)).fetchone()
-        else:
+    def bump(self, game_id: int, now: str, expect: int | None = None) -> GameRecord:
+        if expect is None:
             r = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
                           f"RETURNING {_COLS}", (now, game_id)).fetchone()
+        else:
+            r = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                          f"AND rev = ? RETURNING {_COLS}", (now, game_id, expect)).fetchone()
+            if r is None:
+                raise Conflict(game_id)
         if r is None:
             raise LookupError(game_id)
-        return GameRecord(tuple(r)[:len(GAME_COLUMNS)])
+        return GameRecord(tuple(r))
 
     def events(self, game_id: int) -> list[Event]:
         from . import event_from_json

@@ -143,7 +143,9 @@ def _match(want, got) -> bool:
 # old name -> the types it may now be
 RENAMED_EVENTS = {
     "question_answer": ("answer",),     # musketeers: the dice's question to the host
-    "check_result": ("answer",),        # niichavo: the Lucky one's question to the host
+    # niichavo: the Lucky one's question to the host; Janus's uncopyable source (niichavo) and
+    # the executor the chameleon tried to copy (odessa) are the copy's result, as elsewhere
+    "check_result": ("answer", "copy_result"),
     "wrong_lock": ("wrong_shot",),      # niichavo: the director locks a town player
     "false_denunciation": ("wrong_shot",),   # odessa: the executor denounces a town player
     "hermit_copied": ("action_gained",),     # antem: the hermit takes a dead player's action

@@ -172,7 +172,7 @@ class Knowledge:
                 for m in d.get("members", ()):
                     if m in si:
                         self._know_faction(si[m], d.get("faction"))
-            elif t == "check_result":
+            elif t in ("check_result", "copy_result"):   # a copy may name the role found
                 j = si.get(d.get("target"))
                 r = d.get("result")
                 if j is not None and isinstance(r, str):

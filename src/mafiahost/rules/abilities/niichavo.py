@@ -757,7 +757,7 @@ def copy(n, actor, targets, params):
     g = n.g
     src, rest = targets[0], list(targets[1:])
     if "uncopyable" in _tags(g, src):
-        g.emit("check_result", g.to(actor), to=actor.name, target=src.name, result="uncopyable")
+        g.emit("copy_result", g.to(actor), to=actor.name, target=src.name, result="uncopyable")
         return
     # the seed's only answer is 'uncopyable'; otherwise Janus simply acts (he is not told
     # the copied role, nor that a civilian had nothing to copy)

@@ -306,7 +306,7 @@ def odessa_copy(n, actor, targets, params):
     if not _touchable(n, actor, [x], "copy"):
         return
     if "uncopyable" in g.role(x).tags:
-        g.emit("check_result", g.to(actor), to=actor.name, target=x.name, result=x.role)
+        g.emit("copy_result", g.to(actor), to=actor.name, target=x.name, result=x.role)
         return
     abilities = g.rules.abilities
     for a in n.s.pending:

@@ -143,19 +143,30 @@ def _match(want, got) -> bool:
 # old name -> the types it may now be
 RENAMED_EVENTS = {
     "question_answer": ("answer",),     # musketeers: the dice's question to the host
-    # niichavo: the Lucky one's question to the host; Janus's uncopyable source (niichavo) and
-    # the executor the chameleon tried to copy (odessa) are the copy's result, as elsewhere
-    "check_result": ("answer", "copy_result"),
+    "check_result": ("answer",),        # niichavo: the Lucky one's question to the host
     "wrong_lock": ("wrong_shot",),      # niichavo: the director locks a town player
     "false_denunciation": ("wrong_shot",),   # odessa: the executor denounces a town player
     "hermit_copied": ("action_gained",),     # antem: the hermit takes a dead player's action
 }
+# renamed only where the old type carried one of these results: Janus's uncopyable source
+# (niichavo) and the executor the chameleon tried to copy (odessa, the role he learns) are a
+# copy's result now; a pattern that names no such result (``no_events: [{type: check_result,
+# to: X}]``) keeps meaning checks only
+RENAMED_IF_RESULT = {("check_result", "copy_result"): ("uncopyable", "commissar")}
+
+
+def _renamed(want: dict, new_type: str) -> bool:
+    old = want.get("type")
+    if new_type in RENAMED_EVENTS.get(old, ()):
+        return True
+    results = RENAMED_IF_RESULT.get((old, new_type))
+    return results is not None and want.get("result") in results
 
 
 def _event_matches(want: dict, ev) -> bool:
     for k, v in want.items():
         if k == "type":
-            if ev.type != v and ev.type not in RENAMED_EVENTS.get(v, ()):
+            if ev.type != v and not _renamed(want, ev.type):
                 return False
         elif k == "audience":
             aud = ev.audience if isinstance(ev.audience, str) else list(ev.audience)
@@ -344,7 +355,7 @@ def _expect(g, exp, events, idx, where, rep, opening=()):
     for want in exp.get("events") or []:
         if not any(_event_matches(want, e) for e in (*opening, *events)):
             similar = [e.as_dict() for e in (*opening, *events) if e.type == want.get("type")
-                       or e.type in RENAMED_EVENTS.get(want.get("type"), ())]
+                       or _renamed(want, e.type)]
             fail(f"{where}: no event matches {want}; events of that type: {similar or 'none'}")
     for want in exp.get("no_events") or []:
         hits = [e.as_dict() for e in events if _event_matches(want, e)]

@@ -7,8 +7,8 @@ true state of the game at that moment (roles, factions, who acted on whom), neve
 event's ``audience``. Every other kind of event (dice, statuses, the host's records of
 blocks, saves, redirects, schedules …) is told to no player. On top of the events, the check
 looks at the rest of the observation: the seat's own role and side, who is alive (as the
-public posts say), the legal moves (the seat's own abilities), and no replay-only or
-secret field (``_…``, the seed).
+public posts say), the legal moves (the seat's own abilities, and answers only to the
+questions put to it and still open), and no replay-only or secret field (``_…``, the seed).
 
 ``violations(game, seat, obs)`` lists every breach in words (empty: the observation is
 clean); ``python -m mafiahost.agents.hidden`` plays games through the environment and checks
@@ -65,6 +65,7 @@ class Truth:
         self.acted: dict[str, set] = {}     # seat -> targets of its moves this phase
         self.public_alive = {n: True for n, _ in first["players"]}
         self.status: dict[tuple, object] = {}
+        self.questions: dict[str, tuple] = {}   # open: id -> (to, option ids)
 
     def apply(self, e) -> None:
         t, d = e.type, e.data
@@ -75,6 +76,10 @@ class Truth:
             self.faction[d["player"]] = d["faction"]
         elif t == "phase_started":
             self.acted = {}
+        elif t == "question_asked":
+            self.questions[str(d["id"])] = (d["to"], {o[0] for o in d["options"]})
+        elif t == "question_answered":
+            self.questions.pop(str(d["id"]), None)
         elif t == "status":
             self.status[(d["player"], d["status"])] = d.get("value")
         elif t == "action":
@@ -204,7 +209,12 @@ class SeatCheck:
             out.append("the side shown is not the seat's own")
         mine = set(g.rules.roles[truth.role[seat]].abilities) if seat in truth.role else set()
         for m in obs.get("legal", {}).get("moves", ()):
-            if m.get("ability") not in mine:
+            if m.get("ability") == "answer" and "answer" not in mine:
+                ts = list(m.get("targets") or []) + [None, None]
+                q = truth.questions.get(str(ts[0]))
+                if q is None or q[0] != seat or ts[1] not in q[1]:
+                    out.append("an answer to a question not open to the seat")
+            elif m.get("ability") not in mine:
                 out.append(f"a legal move of an ability the seat does not have "
                            f"({m.get('ability')})")
         for p in obs.get("players", ()):

@@ -12,7 +12,8 @@ questions put to it and still open), and no replay-only or secret field (``_…`
 
 ``violations(game, seat, obs)`` lists every breach in words (empty: the observation is
 clean); ``python -m mafiahost.agents.hidden`` plays games through the environment and checks
-every seat's observation at every phase (``.ci/run`` runs it with 1,000 games a rule set).
+every seat's observation at every phase, every event in it included (``.ci/run`` runs it
+with 1,000 games a rule set).
 """
 
 from __future__ import annotations
@@ -179,29 +180,36 @@ class SeatCheck:
         self.i = 0          # true events followed so far
         self.j = 0          # told events matched so far
 
-    def check(self, obs: dict) -> list[str]:
+    def check(self, obs: dict, since_last: bool = False) -> list[str]:
+        """The breaches in ``obs``. Its ``events`` are all the seat was told, or, with
+        ``since_last``, only those told since the last check (``told(g, seat, start)``
+        from where the last one ended: the earlier ones were checked then)."""
         g, seat, truth = self.g, self.seat, self.truth
         out: list[str] = []
         if obs.get("seat") != seat:
             out.append(f"the observation is of seat {obs.get('seat')!r}, not {seat!r}")
         told = obs.get("events", [])
-        j = self.j
+        base = self.j if since_last else 0
+        j = 0 if since_last else self.j
         events = g.events
         for e in events[self.i:]:
-            if j < len(told) and event_record(e) == told[j]:
-                why = entitled(truth, seat, e)
-                if why is not None:
-                    out.append(f"event {j} ({e.phase}): {why}")
-                j += 1
+            if j < len(told):
+                rec = told[j]
+                if rec.get("type") == e.type and event_record(e) == rec:
+                    why = entitled(truth, seat, e)
+                    if why is not None:
+                        out.append(f"event {base + j} ({e.phase}): {why}")
+                    j += 1
             truth.apply(e)
             if e.type == "eliminated":
                 truth.public_alive[e.data["player"]] = False
             elif e.type == "revived":
                 truth.public_alive[e.data["player"]] = True
         self.i = len(events)
-        self.j = j
+        self.j = base + j
         if j < len(told):
-            out.append(f"event {j} and later: not events of this game, or out of order")
+            out.append(f"event {base + j} and later: not events of this game, or out of "
+                       f"order")
         role = obs.get("role", {})
         if role.get("id") != truth.role.get(seat):
             out.append(f"the role shown ({role.get('id')}) is not the seat's own")
@@ -236,34 +244,46 @@ def violations(g, seat: str, obs: dict) -> list[str]:
 # ---- the run: games through the environment -------------------------------------------------
 
 def run(rulesets, games: int, players: int = 12) -> dict:
-    """Play ``games`` games a rule set through the environment with random agents. Every
-    phase, every seat's observation is checked (its role, side, legal moves, who is alive,
-    its fields); at the end of each game every seat's whole observation, with every event
-    it was told (the events only grow, so the last one holds them all), is checked from the
-    start. Returns counts per rule set."""
+    """Play ``games`` games a rule set through the environment with random agents, and
+    check every seat's observation at every phase: all of it (its role, side, legal moves,
+    who is alive, its fields) and every event in it, each event when it is new (the events
+    told since the seat's last observation, ``observation.told(g, seat, start)``, checked
+    against the true game as it stood when each happened; the earlier ones were checked in
+    the earlier observations, which the later ones extend). At the end of each game every
+    seat's whole observation, every event it was told, is checked again from the start, by
+    a fresh check. Returns counts per rule set."""
+    import importlib
     import random
 
     from .env import raw_env
-    from .observation import observation
+    # the module (the package's name ``observation`` is the function)
+    obs_module = importlib.import_module(__package__ + ".observation")
     report = {}
     for r in rulesets:
         env = raw_env(ruleset=r, players=players)
-        checked = bad = 0
+        checked = bad = events = 0
         first_bad = None
 
-        def look(chk, g, seat, full, s):
-            nonlocal checked, bad, first_bad
+        def look(chk, g, seat, start, s):
+            """Check ``seat``'s observation now, its events those told from log position
+            ``start`` on (0: all); the next start."""
+            nonlocal checked, bad, first_bad, events
             checked += 1
-            obs = observation(g, seat, texts=False, events=None if full else [])
-            v = chk.check(obs)
+            end = len(g.events)
+            told = obs_module.told(g, seat, start)
+            events += len(told)
+            obs = obs_module.observation(g, seat, texts=False, events=told)
+            v = chk.check(obs, since_last=start > 0)
             if v:
                 bad += 1
                 first_bad = first_bad or [s, seat, v[:3]]
+            return end
         for s in range(games):
             rng = random.Random(s)
             env.reset(seed=s)
             g = env.game
             checks = {seat: SeatCheck(g, seat) for seat in env.possible_agents}
+            start = dict.fromkeys(env.possible_agents, 0)
             label = None
             while env.agents:
                 a = env.agent_selection
@@ -273,14 +293,14 @@ def run(rulesets, games: int, players: int = 12) -> dict:
                 if g.state.idx != label:
                     label = g.state.idx
                     for seat, chk in checks.items():
-                        look(chk, g, seat, False, s)
+                        start[seat] = look(chk, g, seat, start[seat], s)
                 mask = env.observe(a)["action_mask"]
                 legal = mask.nonzero()[0]
                 env.step(int(legal[int(rng.random() * len(legal))]))
             for seat in env.possible_agents:
-                look(SeatCheck(g, seat), g, seat, True, s)
+                look(SeatCheck(g, seat), g, seat, 0, s)
         report[r] = {"games": games, "observations": checked, "violations": bad,
-                     "first": first_bad}
+                     "events": events, "first": first_bad}
     return report
 
 
@@ -310,7 +330,8 @@ def main(argv=None) -> int:
     with ProcessPoolExecutor(max_workers=max(1, a.jobs)) as pool:
         for r, rep, dt in pool.map(_one, work):
             bad += rep["violations"]
-            print(f"{r:14} {rep['games']} games, {rep['observations']} observations checked, "
+            print(f"{r:14} {rep['games']} games, {rep['observations']} observations and "
+                  f"{rep['events']} events in them checked, "
                   f"{rep['violations']} with a leak ({dt:.1f} s)"
                   + (f"; first: {json.dumps(rep['first'], ensure_ascii=False)}"
                      if rep["first"] else ""))

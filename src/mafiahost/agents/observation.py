@@ -44,9 +44,13 @@ def _plain(v):
     return v
 
 
-def told(g, seat: str) -> list:
-    """The events the seat has been told (``Game.view``)."""
-    return g.view(seat)
+def told(g, seat: str, start: int = 0) -> list:
+    """The events the seat has been told (``Game.view``); with ``start``, only those from
+    log position ``start`` on (the log only grows: the earlier ones stay as they were)."""
+    if not start:
+        return g.view(seat)
+    g.player(seat)
+    return [e for e in g.events[start:] if e.visible_to(seat)]
 
 
 def legal_votes(g, seat: str) -> list[str]:

@@ -36,4 +36,4 @@ class QuestionCommands(HostBase):
         args = {"player": player, "question": str(question), "answer": str(answer)}
         if bot_after is not None:
             args["bot_after"] = bot_after
-        return self._command(game_id, "answer", args, fn, guard)
+        return self._command(game_id, "answer", args, fn, guard, hot=True)

@@ -43,10 +43,11 @@ TO_KINDS = {
     "check_result", "answer", "attacked", "bonus", "bottle_found", "coins_changed",
     "commissar_gone", "copy_result", "imagined", "item_gained",
     "item_spent", "journalist_result", "passed_out", "poisoned", "question_answer",
-    "question_granted", "recruit_failed", "redirect_failed", "redirect_set", "shot_failed",
-    "vest_hit", "visitor_known", "watch_result", "action_gained", "curse_lifted", "cursed",
+    "question_granted", "redirect_failed", "redirect_set", "shot_failed",
+    "vest_hit", "visitor_known", "watch_result", "action_gained", "cursed",
     "recruit_attempt", "witness_result",
     "trashed",                                  # singapore: the thug learns what he found
+    "guess_missed",                             # singapore: the maniac named a wrong role
     "question_asked", "question_answered",      # a question put to the player, his answer
     "move_forced", "forced_move_failed",        # a move the rules make for him; its failure
     "card_called",                              # singapore: the caller learns his call is made
@@ -140,6 +141,13 @@ def entitled(truth: Truth, seat: str, e) -> str | None:
         ok = truth.member(seat, d.get("clan"))
     elif t in ("met", "town_mafia"):
         ok = seat in (d.get("players") or d.get("members") or ())
+    elif t == "recruit_failed":         # the recruiter and his clan: «мафия получает ответ»,
+        ok = seat == to or truth.member(seat, truth.faction.get(to))   # seed 000, 1.2
+    elif t == "curse_lifted":           # the one cursed, and the witch who lifts her curse
+        c = truth.status.get((to, "curse"))
+        ok = seat == to or (isinstance(c, (list, tuple)) and len(c) > 1 and c[1] == seat)
+    elif t == "no_effect":              # a host's record, unless a player is told (``to``):
+        ok = to is not None and seat == to     # the witch kept the curse he asked her to lift
     elif t == "caught":                 # the one caught and the trap's owner
         ok = seat in (to, d.get("owner"))
     elif t == "join_request":           # singapore: the asker and the clan's boss (its members

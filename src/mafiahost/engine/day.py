@@ -84,9 +84,10 @@ def check_vote(g, p, target, fixed: bool = False):
     if s.number < g.rules.day.first_vote_day:
         return (f"В этой игре голосование начинается с {g.rules.day.first_vote_day}-го дня.",
                 f"In this game voting starts on day {g.rules.day.first_vote_day}.")
-    why = vote_loss(g, p)
-    if why:
-        return why
+    if p.st or not p.alive:
+        why = vote_loss(g, p)
+        if why:
+            return why
     rules = g.rules.day
     if target == "against_all":
         ok = rules.against_all == "every_day" or (rules.against_all == "first_day"

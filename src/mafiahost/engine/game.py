@@ -21,6 +21,9 @@ from .state import APPLY, FOREVER, Player, State
 
 mechanics.load_all()
 
+_new_event = object.__new__
+_APPLY_GET = APPLY.get
+
 
 def _names(ps) -> str:
     return ", ".join(p if isinstance(p, str) else p.name for p in ps)
@@ -185,9 +188,13 @@ class Game:
 
     # ---- events --------------------------------------------------------------------
     def emit(self, type: str, audience, **data) -> Event:
-        ev = Event(type, self.label, audience, data)
+        ev = _new_event(Event)          # Event(type, self.label, audience, data), uncalled
+        ev.type = type
+        ev.phase = self.label
+        ev.audience = audience
+        ev.data = data
         self.events.append(ev)
-        f = APPLY.get(type)
+        f = _APPLY_GET(type)
         if f is not None:
             f(self.state, data)
             if type == "phase_started":
@@ -628,8 +635,8 @@ class Game:
     def vote(self, voter: str, target: str, fixed: bool = False) -> Event:
         """A day vote. ``fixed``: the host corrects a misread vote (a forum post read
         wrongly); it is not a change of mind, so it spends no vote change."""
-        p = self.player(voter)
-        why = check_vote(self, p, target, fixed=fixed)
+        p = self.state.players.get(voter) or self.player(voter)
+        why = check_vote(self, p, target, fixed)
         if why is not None:
             raise Refused(*why)
         if fixed:

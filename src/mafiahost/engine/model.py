@@ -265,10 +265,12 @@ class RulesetSpec:
         "title_en",
         "title_ru",
         "version",
+        "win_fns",
     )
 
     def __init__(self, **kw):
         self.id: str = kw["id"]
+        self.win_fns: list | None = None   # compiled victory conditions (engine.victory)
         self.version: int = kw.get("version", 1)
         self.title_ru: str = kw.get("title_ru", self.id)
         self.title_en: str = kw.get("title_en", self.id)

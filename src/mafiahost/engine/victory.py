@@ -126,14 +126,23 @@ def _compiled(cond, factions):
     return hit[2]
 
 
+def _conditions(rules) -> list[tuple]:
+    """(faction id, faction, compiled condition) for each faction of the rule set, made
+    once per rule set (its conditions do not change after loading)."""
+    got = rules.win_fns
+    if got is None:
+        factions = rules.factions
+        got = rules.win_fns = [(fid, fac, _compiled(fac.win, factions))
+                               for fid, fac in factions.items()]
+    return got
+
+
 def winners(g) -> list[str]:
     alive = g.state.living()
     census = _Census(g, alive)
     out = []
     co = []
-    factions = g.rules.factions
-    for fid, fac in factions.items():
-        win = _compiled(fac.win, factions)
+    for fid, fac, win in _conditions(g.rules):
         if fac.co_win:
             co.append((fid, fac, win))
             continue

@@ -87,10 +87,11 @@ class VoteCommands(HostBase):
             if dl is not None and not late and is_late(when, dl):
                 hint = (" Засчитать всё равно: vote … --late.",
                         " To count it anyway: vote … --late.") if hints else ("", "")
-                raise HostError(f"Срок голосования ({c.row.deadline}) истёк: голос не "
-                                f"засчитан.{hint[0]}",
-                                f"The vote deadline ({c.row.deadline}) has passed: the vote "
-                                f"is not counted.{hint[1]}")
+                from .deadlines import local_words
+                raise HostError(f"Срок голосования (до {local_words(dl, 'ru')}) истёк: голос "
+                                f"не засчитан.{hint[0]}",
+                                f"The vote deadline ({local_words(dl, 'en')}) has passed: "
+                                f"the vote is not counted.{hint[1]}")
             c.op("vote", v, t)
             c.records.append({"phase": label, "voter": v, "target": t,
                               "at": t_at.isoformat() if t_at else now_iso(), "source": source,

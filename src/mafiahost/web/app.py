@@ -589,6 +589,7 @@ async def host_create(request: Request):
 def _host_game(w: Web, gid: int, lang: str) -> dict:
     dates = w.host.link_dates(gid)
     hosts = w.host.game_hosts(gid)
+    from ..host.deadlines import local_words
     from ..host.phases import undo_words, warnings
     from ..store import Store
     with w.host.store.session() as s:
@@ -599,7 +600,8 @@ def _host_game(w: Web, gid: int, lang: str) -> dict:
             if last is not None and last.kind != "new" else ""
         data["warnings"] = warnings(g, row, lang)
     for p in data["players"]:
-        p["link_at"] = dates.get(p["seat"])
+        at = dates.get(p["seat"])
+        p["link_at"] = local_words(at, lang) if at else None
     data["hosts"] = hosts
     return data
 

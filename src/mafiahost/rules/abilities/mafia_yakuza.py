@@ -88,8 +88,9 @@ def not_found(g, p, ab, ts, params):
     """Each bonus item lies in the location once (1.2.3: «в количестве одной штуки»)."""
     item = params["item"]
     if item in _found(g):
-        return (f"«{ITEM_RU[item]}» уже найден(а) в этой игре: каждый бонус один.",
-                f"'{item}' has already been found in this game: there is one of each bonus.")
+        return (f"Бонус «{ITEM_RU[item]}» уже нашли в этой игре: каждый бонус один.",
+                f"'{ab.name_en}': this bonus has already been found in this game: there is "
+                f"one of each.")
     return None
 
 
@@ -509,8 +510,8 @@ def killed(g, p, ab, ts, params):
     """«которого убили прошлой ночью»: killed, not one who left by timeout before the night."""
     for t in ts:
         if g.state.players[t].how != "killed":
-            return (f"«{ab.name_ru}»: воскресить можно только убитого прошлой ночью, а «{t}» "
-                    f"выбыл(а) иначе.",
+            return (f"«{ab.name_ru}»: воскресить можно только убитого прошлой ночью, а у «{t}» "
+                    f"другая причина выбытия.",
                     f"'{ab.name_en}': only a player killed last night can be raised; '{t}' "
                     f"left otherwise.")
     return None
@@ -614,7 +615,7 @@ def dawn(n, params):
 @constraint("mafia_yakuza_day_move", targets=False)
 def day_move(g, p, ab, ts, params):
     if g.state.has(p, "day_blocked"):
-        return (f"«{p.name}» лишён(а) дневного хода сегодня.",
+        return (f"«{p.name}» сегодня без дневного хода.",
                 f"'{p.name}' has lost today's day move.")
     return None
 

@@ -14,7 +14,7 @@ SPECIAL = ("against_all", "abstain")
 class DayCount:
     """The day's count in progress: day mechanics and ``day_count`` hooks change it."""
 
-    __slots__ = ("acquit", "counts", "extra", "for_", "g", "lynch_how", "notebook", "silent_void",
+    __slots__ = ("acquit", "counts", "for_", "g", "lynch_how", "notebook", "silent_void",
                  "votes", "weights")
 
     def __init__(self, g, votes):
@@ -25,7 +25,6 @@ class DayCount:
         self.for_: dict[str, list] = {}        # candidate -> voters
         self.counts: dict[str, float] = {}     # candidate -> weighted count
         self.lynch_how = "lynched"
-        self.extra: dict = {}                  # legacy string-keyed notes: use notes()
         self.notebook = NoteBook()
         # votes that do not count without the voter knowing (a bite, rum): left out of the
         # count that decides, shown as cast in the public count

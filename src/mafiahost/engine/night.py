@@ -41,7 +41,6 @@ class Night:
         "dawn",
         "deferred",
         "dying",
-        "extra",
         "framed",
         "killed_by",
         "no_deflect",
@@ -85,7 +84,6 @@ class Night:
         self.current: Action | None = None
         self.watchers: list[tuple] = []        # (watcher name, target name)
         self.dawn: list = []                   # callbacks(night) mechanics asked for at dawn
-        self.extra: dict = {}                  # legacy string-keyed notes: use notes()
         self.notebook = NoteBook()             # a ruleset's own typed notes (notes())
         self.step = None                       # the step being resolved (a StepSpec)
         self.killed_by: dict[str, Attack] = {}

@@ -39,6 +39,8 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
         out.append((mechanics.CONSTRAINTS[name], params or {},
                     name not in mechanics.TARGETLESS_CONSTRAINTS))
     ab.reads_targets = any(c[2] for c in out)
+    ab.reads_partners = any((c if isinstance(c, str) else next(iter(c)))
+                            in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
     ab.constraint_fns = out
     return out
 
@@ -401,13 +403,15 @@ class Game:
         just sent leaves no room for is withdrawn (``action_withdrawn`` why ``partner``):
         whichever of the two the host typed first, the same moves stand."""
         s = self.state
-        rules = self.rules
+        abilities = self.rules.abilities
+        me = by.name
         for a in list(s.pending):
-            if a.actor == by.name:
+            if a.actor == me:
                 continue
-            ab = rules.abilities[a.ability]
-            if not any((c if isinstance(c, str) else next(iter(c))) in
-                       mechanics.PARTNER_CONSTRAINTS for c in ab.constraints):
+            ab = abilities[a.ability]
+            if ab.constraint_fns is None:
+                _constraint_fns(ab)
+            if not ab.reads_partners:
                 continue
             q = s.players[a.actor]
             if self.why_not_without(a, q, ab, tuple(a.targets)) is not None:

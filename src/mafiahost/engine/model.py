@@ -40,6 +40,7 @@ class AbilitySpec:
         "not_same_twice",
         "owner",
         "phase",
+        "reads_partners",
         "reads_targets",
         "requires_en",
         "requires_ru",
@@ -79,6 +80,7 @@ class AbilitySpec:
         self.constraints: list = kw.get("constraints", [])
         self.constraint_fns: list | None = None   # (fn, params, per target), on first use
         self.reads_targets = False                # a constraint reads the targets (with them)
+        self.reads_partners = False               # a constraint reads others' moves (with them)
         self.requires_status: str | None = kw.get("requires_status")
         self.requires_ru: str = kw.get("requires_ru", "")   # the condition, in words
         self.requires_en: str = kw.get("requires_en", "")

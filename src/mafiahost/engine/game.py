@@ -530,7 +530,7 @@ class Game:
         if st:
             idx = s.idx
             v = st.get("jailed")
-            if v is not None and v[0] >= idx:
+            if v is not None and v[0] >= idx and not ab.while_jailed:
                 return False
             v = st.get("no_action")
             if v is not None and v[0] >= idx:

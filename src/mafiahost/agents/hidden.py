@@ -33,6 +33,7 @@ PUBLIC_KINDS = {
     "envelope", "killer_order_done", "will_read", "blood_written",
     "blood_tie", "trip", "vote_withdrawn",
     "gagged",                                   # singapore: the gag is announced, by name only
+    "kidnapped", "psycho_revenge",              # singapore: «Кого похитили с утра известно»; a blast
 }
 # the fields a public event must not carry
 NEVER_PUBLIC_FIELDS = {"vote_switched": ("by",)}
@@ -46,6 +47,7 @@ TO_KINDS = {
     "vest_hit", "visitor_known", "watch_result", "action_gained", "curse_lifted", "cursed",
     "recruit_attempt", "witness_result",
     "trashed",                                  # singapore: the thug learns what he found
+    "puppet_vote",                              # the one whose vote another casts (kidnapped)
     "question_asked", "question_answered",      # a question put to the player, his answer
 }
 # told to a group: the director's group (niichavo) learns its new leader

@@ -134,6 +134,7 @@ def load_all() -> None:
         questions,
         recruit,
         redirect,
+        revenge,
         targets,
         watch,
     )

@@ -19,4 +19,16 @@ removes a prisoner still held. Blood writing: a day move of one killed last nigh
 policy ``singapore_blood`` jails the tied player whose name is written.
 """
 
-from . import clans, common, cops, curses, day, economy, neutrals, night, town, victory  # noqa: F401
+from . import (  # noqa: F401
+    clans,
+    common,
+    cops,
+    curses,
+    day,
+    economy,
+    neutrals,
+    night,
+    professions,
+    town,
+    victory,
+)

@@ -25,6 +25,7 @@ SHOP = {  # item: (price, stock)
     "antidote": (1, 5), "antidote_scorpion": (1, 5),
     "will": (5, 2), "trap": (6, 2), "siren": (4, 3), "rum": (2, 4), "cross": (1, 7),
     "gag": (3, 2),
+    "explosive": (3, 7),   # «Покупается только фанатиком и психом» (their roles only)
 }
 
 
@@ -51,7 +52,7 @@ ITEM_NAMES = {
                           "Antidote (vampire and scorpion)"),
     "will": ("Завещание", "Will"), "trap": ("Ловушка", "Trap"), "siren": ("Сирена", "Siren"),
     "rum": ("Бутылка рома", "A bottle of rum"), "cross": ("Освященный крест", "Holy cross"),
-    "gag": ("Кляп", "Gag"),
+    "gag": ("Кляп", "Gag"), "explosive": ("Взрывчатка", "Explosives"),
 }
 
 
@@ -76,6 +77,7 @@ CATEGORY = {
     "heal": "stayed", "bandage": "stayed", "steal": "stayed", "excursion": "stayed",
     "tour": "stayed", "confess": "stayed", "bite_blood": "stayed", "bite_turn": "stayed",
     "recruit": "stayed", "disguise": "stayed",
+    "hunt_priest": "watched", "blast": "blew",   # «взорвала кого-то (псих, фанатик)»
 }
 
 
@@ -94,7 +96,10 @@ def purse(g, p) -> int:
 
 
 def earn(g, p, n: int, why: str) -> None:
-    """Income: a clan member's goes to the treasury; remembered per member (succession)."""
+    """Income: a clan member's goes to the treasury; remembered per member (succession).
+    The psycho «денег не зарабатывает»: he earns nothing (he still pays)."""
+    if n > 0 and p.role == "psycho":
+        return
     if p.faction in CLANS:
         key = "treasury:" + p.faction
         total = counter(g, key, 0) + n

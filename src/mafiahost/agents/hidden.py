@@ -34,6 +34,7 @@ PUBLIC_KINDS = {
     "blood_tie", "trip", "vote_withdrawn",
     "gagged",                                   # singapore: the gag is announced, by name only
     "kidnapped", "psycho_revenge",              # singapore: «Кого похитили с утра известно»; a blast
+    "ghost_risen",                              # singapore: the ghost posts in italics, seen by all
 }
 # the fields a public event must not carry
 NEVER_PUBLIC_FIELDS = {"vote_switched": ("by",)}
@@ -48,6 +49,7 @@ TO_KINDS = {
     "recruit_attempt", "witness_result",
     "trashed",                                  # singapore: the thug learns what he found
     "puppet_vote",                              # the one whose vote another casts (kidnapped)
+    "drink_missed",                             # singapore: the ghost found nobody at home
     "question_asked", "question_answered",      # a question put to the player, his answer
 }
 # told to a group: the director's group (niichavo) learns its new leader

@@ -26,6 +26,7 @@ from . import (  # noqa: F401
     curses,
     day,
     economy,
+    ghost,
     neutrals,
     night,
     professions,

@@ -2,9 +2,10 @@
 
 The random player draws each move from the engine's legal-move generator
 (``Game.random_legal_targets``: one of ``Game.legal_targets``, the list behind
-``Game.legal_moves``) and records it as ``submit``
-would, so a simulated game is a real game with a real event log; nothing is tried and
-refused.
+``Game.legal_moves``) and sends it as ``submit`` does after its checks (``Game.send``:
+a partner's move it leaves no room for is withdrawn, an immediate day ability takes
+effect at once, a role-naming move names a role), so a simulated game is a real game
+with a real event log; nothing is tried and refused.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def random_vote(g: Game, p, alive: list, aa: bool, rnd) -> None:
 def random_moves(g: Game, p, rnd) -> None:
     """The random player's moves this phase: each usable ability 90% of the time, on
     targets drawn uniformly from the legal ones (``Game.random_legal_targets``, one of
-    ``Game.legal_targets``)."""
+    ``Game.legal_targets``), a role-naming move naming one of its roles uniformly."""
     abilities = g.rules.by_phase[p.role][g.state.phase]
     if not abilities or (not p.alive and not any(ab.while_dead for ab in abilities)):
         return
@@ -72,7 +73,11 @@ def random_moves(g: Game, p, rnd) -> None:
             continue
         ts = g.random_legal_targets(p, ab, rnd)
         if ts is not None:
-            g.record(p, ab, ts)
+            role = None
+            if ab.names_role:                 # a role-naming move names one of its roles
+                roles = g.role_options(ab)
+                role = roles[int(rnd() * len(roles))]
+            g.send(p, ab, ts, role)
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

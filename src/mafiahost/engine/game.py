@@ -343,7 +343,13 @@ class Game:
         why = self.why_not(p, ab, ts)
         if why is not None:
             raise Refused(*why)
-        ev = self.record(p, ab, ts, named)
+        return self.send(p, ab, ts, named)
+
+    def send(self, p: Player, ab: AbilitySpec, ts: tuple, role: str | None = None) -> Event:
+        """Send a move already judged legal by ``why_not``, as ``submit`` does after its
+        checks: record it, withdraw a partner's move it leaves no room for, and play an
+        immediate ability's effect now. ``role``: the role a role-naming move names."""
+        ev = self.record(p, ab, ts, role)
         self._recheck_partners(p)
         if ab.immediate:
             dc = DayCount(self, dict(self.state.votes))

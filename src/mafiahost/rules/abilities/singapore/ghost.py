@@ -48,7 +48,7 @@ def drink_life(n, actor, targets, params):
     if any(a.actor == t.name for a in n.s.pending):
         g.emit("drink_missed", g.to(actor), to=actor.name, target=t.name)
         return
-    n.attack(actor, t, "sure", "drink_life", how="drained")
+    n.attack(actor, t, "sure", "drink_life", how=params.get("how", "drained"))
     n.notes(GhostNotes).drinks.append((actor, t))
 
 

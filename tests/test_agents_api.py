@@ -46,12 +46,19 @@ def test_a_program_plays_a_whole_game_through_the_api(world, tmp_path):
                 assert r.status_code in (200, 409), r.text   # 409: a teammate shot first
                 if r.status_code == 200:
                     assert r.json()["ok"] is True
+                    said = r.json()["message"]            # the host's answer, ru and en
+                    assert said["ru"].startswith("Ход принят: ")
+                    assert said["en"].startswith("Move recorded: ")
+                    assert m["label"]["ru"] in said["ru"]        # the move in words
+                    assert m["label"]["en"] in said["en"]
             if obs["legal"]["votes"]:
                 v = rng.choice(obs["legal"]["votes"])
                 r = c.post("/api/me/vote", json={"target": v["target"]},
                            headers={"authorization": f"Bearer {tok}"})
                 assert r.status_code == 200, r.text
                 assert r.json()["observation"]["sent"]["vote"] == v["target"]
+                said = r.json()["message"]
+                assert said["ru"].startswith("Голос: ") and said["en"].startswith("Vote: ")
         host.resolve(gid)
     _, g = host.load(gid)
     assert g.state.over

@@ -146,3 +146,82 @@ def test_host_seats_bots_and_sends_their_moves_when_a_phase_opens(tmp_path, caps
     assert "Traceback" not in err.out + err.err
     assert "Лев" in err.out + err.err and "genius" in err.out + err.err
     assert len(h.list_games()) == 1
+
+
+def test_the_web_form_seats_bots_as_the_command_line_does(tmp_path):
+    """The host's new-game form has a bots field (Russian and English labels), read as
+    ``game new --bots``: the bots' moves are sent when the game opens; a bad entry is
+    refused with the same sentence and no game is made."""
+    from test_web_support import client, csrf_of, make_app, make_host
+    app, host = make_app(str(tmp_path / "g.db"))
+    hc = client(app, make_host(host))
+    page = hc.get("/host").text
+    assert 'name="bots"' in page and "Боты (необязательно)" in page
+    players = "Анна,Борис,Вера,Глеб,Дина,Егор,Жанна,Зоя"
+    r = hc.post("/host/games", data={"csrf": csrf_of(page), "ruleset": "classic",
+                                     "players": players, "seed": "6",
+                                     "bots": "глеб=sensible, Дина=random"})
+    assert r.status_code == 200, r.text
+    (gid,) = [g["id"] for g in host.list_games()]
+    assert host.seat_bots(gid) == {"Глеб": "sensible", "Дина": "random"}
+    _, g = host.load(gid)
+    assert [g.state.players[s].role for s in ("Глеб", "Дина")] == ["mafioso", "beauty"]
+    # both bots have a night move: sent when the game opened, as the players' own commands
+    assert sorted(e.data["actor"] for e in g.events if e.type == "action") == ["Глеб", "Дина"]
+    assert "Боты: Ход принят: Глеб — Выстрел мафии" in r.text
+    assert sum(1 for line in host.log(gid, ids=True) if " act " in f" {line} ") >= 2
+    for bad, says in (("Фёдор=sensible", "нет среди игроков"),
+                      ("Глеб=genius", "Бота «genius» нет")):
+        r = hc.post("/host/games", data={"csrf": csrf_of(page), "ruleset": "classic",
+                                         "players": players, "bots": bad})
+        assert r.status_code == 303 and r.headers["location"] == "/host"
+        assert says in hc.get("/host").text
+        assert len(host.list_games()) == 1                   # nothing made
+    assert "Bots (optional)" in hc.get("/host?lang=en").text
+
+
+def test_undo_reverts_a_command_and_the_bots_moves_it_brought_as_one_step(tmp_path):
+    """The bots move when a phase opens, each move its own command; ``undo`` right after
+    takes back the command that opened the phase together with all of them, and says so
+    (before, each undo took back one bot's move). Moves made at the game's creation, which
+    is never undone, go back as one step of their own."""
+    from mafiahost.host import Host
+    h = Host(str(tmp_path / "g.db"))
+    players = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна"]
+    roles = {"Анна": "mafioso", "Борис": "mafioso", "Вера": "civilian", "Глеб": "civilian",
+             "Дина": "civilian", "Егор": "civilian", "Жанна": "civilian"}
+    gid = h.new_game("vanilla", players, roles=roles, seed=5,
+                     bots={"Анна": "sensible", "Глеб": "random", "Дина": "random"}).game_id
+
+    def state():
+        _, g = h.load(gid)
+        return len(g.events), g.state.idx, dict(g.state.votes)
+    night = state()
+    done = h.resolve(gid)
+    assert len(done.data["bots"]) >= 2                    # the living bots voted
+    _, g = h.load(gid)
+    assert g.state.phase == "day" and len(g.state.votes) >= 2
+    preview = h.undo(gid, "ru", dry_run=True).message
+    undone = h.undo(gid, "ru")
+    assert undone.data["commands"] == 1 + len(done.data["bots"])
+    what = undone.message
+    assert what.startswith("Отменено: итоги фазы «Ночь 1»") and "ходы ботов" in what
+    for seat in g.state.votes:                            # every bot's vote is named
+        assert f"голос {seat} →" in what
+    assert preview.startswith("Отмена вернёт: " + what[len("Отменено: "):-1])
+    assert state() == night                               # back in the night, one step
+    # the night's own bot move, made when the game opened, goes as one step too
+    what = h.undo(gid, "en").message
+    assert what.startswith("Undone: the bots' moves sent when the phase opened: the move Анна")
+    _, g = h.load(gid)
+    assert not [e for e in g.events if e.type == "action"]
+    with pytest.raises(Exception, match="Nothing to undo"):
+        h.undo(gid, "en")
+    # a player's own command after the bots' moves is undone alone, as always
+    h.resolve(gid)
+    _, g = h.load(gid)
+    human = next(p.name for p in g.state.order if p.alive and p.name not in
+                 ("Анна", "Глеб", "Дина") and p.name not in g.state.votes)
+    h.vote(gid, human, "abstain")
+    assert h.undo(gid, "ru").data["commands"] == 1
+    assert h.undo(gid, "ru").data["commands"] > 1

@@ -170,3 +170,81 @@ def test_role_naming_moves_and_answers_have_actions():
                                                  ("move", "answer", ("7", "yes"))]
     assert c.decode(codes[0], []) == ("pass",)            # the question is gone
     assert c.size == c.answer_offset + ANSWER_SLOTS * ANSWER_OPTIONS
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "niichavo", "singapore", "odessa"])
+def test_the_vector_kept_step_by_step_is_the_one_made_from_the_whole_log(ruleset):
+    """Each seat's vector is updated from the new events only (and only when it is
+    observed); it must equal the vector made in one pass over everything the seat was
+    told, for the seat whose turn it is and for others that have not looked for a while."""
+    import numpy as np
+    e = raw_env(ruleset=ruleset, players=12)
+    rng = random.Random(4)
+    checked = 0
+    for seed in (1, 2):
+        e.reset(seed=seed)
+        step = 0
+        while e.agents:
+            a = e.agent_selection
+            if e.terminations[a] or e.truncations[a]:
+                e.step(None)
+                continue
+            obs = e.observe(a)
+            assert np.array_equal(obs["observation"], e.vector_from_scratch(a))
+            if step % 7 == 0:
+                b = e.possible_agents[step % len(e.possible_agents)]
+                assert np.array_equal(e.observe(b)["observation"], e.vector_from_scratch(b))
+            checked += 1
+            step += 1
+            legal = obs["action_mask"].nonzero()[0]
+            e.step(int(legal[int(rng.random() * len(legal))]))
+    assert checked > 50
+
+
+def test_singapore_role_naming_moves_and_answers_are_played_through_the_env():
+    """In real seeded singapore games (20 seats: a witness, a thief or a drunk may become the
+    maniac, who names his victim's role; recruiters invite and the witch is asked to lift
+    her curse: questions put to players), random agents take a role-naming action and an
+    answer action, and the engine accepts both: the maniac's move carries the role named,
+    the answer is the player's own."""
+    e = raw_env(ruleset="singapore", players=20)
+    naming = {k for k, ab in e.rules.abilities.items() if ab.names_role}
+    named = answered = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        e.reset(seed=seed)
+        while e.agents:
+            a = e.agent_selection
+            if e.terminations[a] or e.truncations[a]:
+                e.step(None)
+                continue
+            mask = e.observe(a)["action_mask"]
+            legal = mask.nonzero()[0]
+            answers = [x for x in legal if x >= e.codec.answer_offset]
+            # prefer an answer when one is open, so that the player's own answer is seen
+            act = int(answers[0] if answers and rng.random() < 0.5
+                      else legal[int(rng.random() * len(legal))])
+            g = e.game
+            n0 = len(g.events)
+            kind = e.codec.decode(act, codec_questions(g, a))
+            e.step(act)
+            new = g.events[n0:]
+            assert "refused" not in e.infos.get(a, {}), e.infos[a]
+            if kind[0] == "move" and kind[1] == "answer":
+                ev = next(x for x in new if x.type == "question_answered")
+                assert ev.data["by"] == "player" and ev.data["to"] == a
+                assert (str(ev.data["id"]), ev.data["answer"]) == kind[2]
+                answered += 1
+            elif kind[0] == "move" and f"{g.state.players[a].role}.{kind[1]}" in naming:
+                ev = next(x for x in new if x.type == "action")
+                assert ev.data["actor"] == a and ev.data["role"] == kind[2][-1]
+                assert ev.data["targets"] == list(kind[2][:-1])
+                named += 1
+        if named >= 3 and answered >= 3:
+            break
+    assert named >= 3 and answered >= 3, (named, answered)
+
+
+def codec_questions(g, seat):
+    from mafiahost.agents.codec import open_questions
+    return open_questions(g.state, seat)

@@ -153,7 +153,7 @@ def test_realistic_thread_gives_the_right_votes():
     assert len(report.problems) == 8
     assert "самозванец" in problem_of(report, 1005)   # author "Ежик" for "Ёжик": an ё/е twin
     assert "не по правилам" in problem_of(report, 1004)          # red in a spoiler game
-    assert "выбыл" in problem_of(report, 1007)                   # the dead
+    assert "не в игре" in problem_of(report, 1007)                  # the dead
     assert "заменён" in problem_of(report, 1008)                 # the replaced nick
     amb = problem_of(report, 1010)
     assert "неоднозначно" in amb and "Саша К" in amb and "Саша М" in amb
@@ -207,7 +207,7 @@ def test_red_names_quotes_edits_and_engine_rules_in_a_vanilla_game():
         ("Жанна", "Глеб", "7"),           # the red text that is a name, not «ВНИМАНИЕ»
     ]
     assert "против всех" in problem_of(report, 4)          # no against-all in vanilla
-    assert "выбыл" in problem_of(report, 5)                # Зоя is dead
+    assert "не в игре" in problem_of(report, 5)                # Зоя is dead
     assert "после срока" in problem_of(report, 8)
     assert len(report.problems) == 3
     en = find_votes(posts, g, deadline, lang="en")

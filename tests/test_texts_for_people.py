@@ -205,3 +205,57 @@ def test_penalty_votes_are_shown_as_penalties():
     assert "• Вера — 3: Анна, Борис, штрафной голос за неучастие в голосовании" in text
     assert "• Дина — 1: штрафной голос за неучастие в голосовании" in text
     assert "Дина — 1: Дина" not in text
+
+
+def test_times_people_read_are_local_words_with_the_zone(tmp_path):
+    """A late vote's refusal names the deadline as players read it, and the host's page
+    says when each link was issued the same way — never an ISO 8601 stamp."""
+    from datetime import datetime, timedelta
+
+    from test_web_support import ROLES6
+
+    from mafiahost.host.deadlines import zone
+    app, h = make_app(str(tmp_path / "g.db"))
+    key = h.add_host("Ведущий")
+    gid = h.new_game("gemini", list(ROLES6), roles=ROLES6, seed=1,
+                     owner=h.host_id("Ведущий")).game_id
+    h.links(gid)
+    h.resolve(gid)
+    dl = (datetime.now(zone()) + timedelta(days=1)).replace(hour=21, minute=0, second=0,
+                                                            microsecond=0)
+    h.set_deadline(gid, dl.strftime("%Y-%m-%d %H:%M"))
+    late = (dl + timedelta(hours=1)).isoformat()
+    iso = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d")
+    with pytest.raises(Refused) as e:
+        h.vote(gid, "Анна", "Вера", at=late)
+    assert "до 21:00 (МСК)" in e.value.ru and not iso.search(e.value.ru), e.value.ru
+    assert "21:00 (MSK)" in e.value.en and not iso.search(e.value.en), e.value.en
+    page = _visible(client(app, key).get(f"/host/games/{gid}").text)
+    assert "выдана" in page and not iso.search(page), iso.search(page)
+
+
+@pytest.mark.parametrize("ruleset", ["gemini", "mafia-yakuza"])
+def test_engine_refusals_about_a_player_use_neutral_words(ruleset):
+    """The sentences a dead player's move, a dead target, a second move and a replaced
+    dead seat get: no «выбыл(а)», «сделал(а)» — wording that fits any player."""
+    from mafiahost.engine.game import Game
+    rules = load(ruleset)
+    names = NAMES[:12]
+    from mafiahost.rules.setup import deal
+    g = Game(rules, deal(rules, names, 5, None), seed=5)
+    texts = []
+    first = g.state.order[0].name
+    g.host_remove(first, "")
+    for p in g.state.order[1:]:
+        for ab, ts in g.legal_moves(p.name)[:1]:
+            g.submit(p.name, ab, list(ts))
+            for call in (lambda: g.submit(p.name, ab, list(ts)),
+                         lambda: g.submit(first, ab, list(ts)),
+                         lambda: g.replace_player(first, "Новичок")):
+                try:
+                    call()
+                except Refused as e:
+                    texts.append(e.ru)
+    assert texts
+    for t in texts:
+        assert not GENDER_SLASH.search(t) and "мёртв" not in t, t

@@ -52,7 +52,7 @@ def test_move_is_acknowledged_after_it_is_stored_and_refusal_uses_the_rule(site)
     n = len(g.events)
     r = c.post(f"{url}/act", data={"csrf": csrf, "ability": "heal", "target": "Анна"})
     assert r.status_code == 409
-    assert "уже сделал(а) ход" in r.text
+    assert "ход в этой фазе уже есть" in r.text
     assert len(site["host"].load(site["gid"])[1].events) == n
     # a target the rules refuse: the engine's sentence
     c2, _, url2 = player(site, "Анна")

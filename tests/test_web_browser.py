@@ -101,7 +101,7 @@ def test_host_and_players_play_a_night_in_the_browser(browser, tmp_path):
         # a refused move shows the rule's own sentence: the commissar cannot act twice
         pg = pages["Анна"]
         assert pg.locator("form.move:has(input[value=shoot]) .why").count() == 1
-        assert "уже сделал(а) ход" in pg.locator(
+        assert "ход в этой фазе уже есть" in pg.locator(
             "form.move:has(input[value=shoot]) .why").inner_text()
         pages["Дина"].screenshot(path=str(SHOTS / "player-phone-before.png"), full_page=True)
 

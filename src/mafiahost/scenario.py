@@ -144,6 +144,9 @@ def _match(want, got) -> bool:
 RENAMED_EVENTS = {
     "question_answer": ("answer",),     # musketeers: the dice's question to the host
     "check_result": ("answer",),        # niichavo: the Lucky one's question to the host
+    "wrong_lock": ("wrong_shot",),      # niichavo: the director locks a town player
+    "false_denunciation": ("wrong_shot",),   # odessa: the executor denounces a town player
+    "hermit_copied": ("action_gained",),     # antem: the hermit takes a dead player's action
 }
 
 

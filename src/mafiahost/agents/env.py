@@ -37,20 +37,24 @@ MAX_NUMBER = 50.0
 
 
 class Board:
-    """The public part of every seat's vector (phase, who is alive, roles revealed at
-    elimination, this day's votes), read once from the public events, and the private
-    events handed to the seats they are addressed to: each event is read once."""
+    """The public part of every seat's vector (who is alive, roles revealed at elimination,
+    this day's votes), read once from the public events as a list of writes to the vector
+    (``ops``: zero ``[lo, hi)``, then set index ``i`` to ``val`` when ``i >= 0``), which each
+    seat's vector applies from where it stopped; the private events are handed to the seats
+    they are addressed to. Each event is read once."""
 
-    def __init__(self, env: MafiaEnv):
+    def __init__(self, env: MafiaEnv, knowledge: dict | None = None):
         self.env = env
+        self.know = env.knowledge if knowledge is None else knowledge
         self.seen = 0
+        self.ops: list[tuple[int, int, int, float]] = []
         L = env.layout
         n = env.codec.n
-        self.alive = np.ones(n, dtype=np.float32)
-        self.revealed = np.zeros(n * len(env.role_index), dtype=np.float32)
-        self.votes = np.zeros(n * (n + 2), dtype=np.float32)
         self.n = n
-        self.L = L
+        self.R = len(env.role_index)
+        self.al = L["alive"]
+        self.kr = L["known_role"]
+        self.vo = L["votes"]
 
     def sync(self) -> None:
         env = self.env
@@ -58,8 +62,10 @@ class Board:
         if self.seen == len(evs):
             return
         si = env.codec.seat_index
-        know = env.knowledge
-        n = self.n
+        vi = env.codec.vote_index
+        know = self.know
+        ops = self.ops
+        w = self.n + 2
         for e in evs[self.seen:]:
             a = e.audience
             if a != PUBLIC:
@@ -69,53 +75,58 @@ class Board:
                         if k is not None:
                             k.pending.append(e)
                 continue
-            t, d = e.type, e.data
+            t = e.type
             if t == "vote":
+                d = e.data
                 j = si.get(d.get("voter"))
-                k_ = env.codec.vote_index.get(d.get("target"))
+                k_ = vi.get(d.get("target"))
                 if j is not None and k_ is not None:
-                    row = j * (n + 2)
-                    self.votes[row:row + n + 2] = 0.0
-                    self.votes[row + k_ - 1] = 1.0
+                    row = self.vo + j * w
+                    ops.append((row, row + w, row + k_ - 1, 1.0))
             elif t == "vote_withdrawn":
-                j = si.get(d.get("voter"))
+                j = si.get(e.data.get("voter"))
                 if j is not None:
-                    self.votes[j * (n + 2):(j + 1) * (n + 2)] = 0.0
+                    row = self.vo + j * w
+                    ops.append((row, row + w, -1, 0.0))
             elif t == "phase_started":
-                self.votes[:] = 0.0
+                ops.append((self.vo, self.vo + self.n * w, -1, 0.0))
             elif t == "eliminated":
+                d = e.data
                 j = si.get(d.get("player"))
                 if j is not None:
-                    self.alive[j] = 0.0
+                    ops.append((0, 0, self.al + j, 0.0))
                     ri = env.role_index.get(d.get("role"))
                     if ri is not None:
-                        self.revealed[j * len(env.role_index) + ri] = 1.0
+                        ops.append((0, 0, self.kr + j * self.R + ri, 1.0))
             elif t == "revived":
-                j = si.get(d.get("player"))
+                j = si.get(e.data.get("player"))
                 if j is not None:
-                    self.alive[j] = 1.0
+                    ops.append((0, 0, self.al + j, 1.0))
         self.seen = len(evs)
 
 
 class Knowledge:
-    """What one seat has been told, as the observation vector: the public part from the
-    ``Board``, the private part from the events addressed to the seat."""
+    """What one seat has been told, as its observation vector, kept up to date from the
+    new events only: the public part from the ``Board``'s writes, the private part from
+    the events addressed to the seat."""
 
     def __init__(self, env: MafiaEnv, seat: str):
         self.env = env
         self.seat = seat
         self.pending: list = []
+        self.applied = 0                      # the board's writes applied so far
         L = env.layout
         self.vec = np.zeros(L["size"], dtype=np.float32)
         self.me = env.codec.seat_index[seat]
         self.vec[L["self"] + self.me] = 1.0
+        self.vec[L["alive"]:L["alive"] + env.codec.n] = 1.0
         self.role: str | None = None
         self.faction: str | None = None
         self.last_move_phase = None
-        n, r = env.codec.n, len(env.role_index)
-        self.kr = slice(L["known_role"], L["known_role"] + n * r)
-        self.al = slice(L["alive"], L["alive"] + n)
-        self.vo = slice(L["votes"], L["votes"] + n * (n + 2))
+        self._ph = L["phase"]
+        self._nu = L["number"]
+        self._ov = L["over"]
+        self._se = L["sent"]
 
     def _set_role(self, role: str, faction: str | None = None) -> None:
         env, L, v = self.env, self.env.layout, self.vec
@@ -142,16 +153,10 @@ class Knowledge:
             L = self.env.layout
             self.vec[L["known_faction"] + j * len(self.env.faction_index) + fi] = 1.0
 
-    def update(self) -> np.ndarray:
-        """The seat's vector now (a new array)."""
+    def _read_private(self) -> None:
         env = self.env
-        g = env.game
-        board = env.board
-        board.sync()
         seat = self.seat
         si = env.codec.seat_index
-        if self.role is None:                         # the role card, dealt at the start
-            self._set_role(g.events[0].data["players"][self.me][1])
         for e in self.pending:
             t, d = e.type, e.data
             if t == "action":
@@ -180,18 +185,35 @@ class Knowledge:
                 if j is not None and d.get("role"):
                     self._know_role(j, d["role"])
         self.pending.clear()
-        L = env.layout
+
+    def update(self, board: Board | None = None) -> np.ndarray:
+        """The seat's vector now (a new array)."""
+        env = self.env
+        g = env.game
+        if board is None:
+            board = env.board
+        board.sync()
+        v = self.vec
+        if self.role is None:                         # the role card, dealt at the start
+            self._set_role(g.events[0].data["players"][self.me][1])
+        ops = board.ops
+        if self.applied < len(ops):
+            for lo, hi, i, val in ops[self.applied:]:
+                if hi:
+                    v[lo:hi] = 0.0
+                if i >= 0:
+                    v[i] = val
+            self.applied = len(ops)
+        if self.pending:
+            self._read_private()
         st = g.state
-        v = self.vec.copy()
-        v[self.al] = board.alive
-        v[self.vo] = board.votes
-        np.maximum(v[self.kr], board.revealed, out=v[self.kr])
-        v[L["phase"]] = 1.0 if st.phase == "night" else 0.0
-        v[L["phase"] + 1] = 1.0 if st.phase == "day" else 0.0
-        v[L["number"]] = min(st.number / MAX_NUMBER, 1.0)
-        v[L["over"]] = 1.0 if st.over else 0.0
-        v[L["sent"]] = 1.0 if self.last_move_phase == g.label else 0.0
-        return v
+        ph = st.phase
+        v[self._ph] = 1.0 if ph == "night" else 0.0
+        v[self._ph + 1] = 1.0 if ph == "day" else 0.0
+        v[self._nu] = min(st.number / MAX_NUMBER, 1.0)
+        v[self._ov] = 1.0 if st.over else 0.0
+        v[self._se] = 1.0 if self.last_move_phase == g.label else 0.0
+        return v.copy()
 
 
 class MafiaEnv(AECEnv):
@@ -237,6 +259,7 @@ class MafiaEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in names}
         self.action_spaces = {a: spaces.Discrete(self.codec.size) for a in names}
         self.game: Game | None = None
+        self._masks: dict[tuple, np.ndarray] = {}     # (legal moves, votes) -> mask
         by_phase = self.rules.by_phase
         dead_acts = {r for r, ph in by_phase.items()
                      if any(ab.while_dead for abs_ in ph.values() for ab in abs_)}
@@ -342,33 +365,33 @@ class MafiaEnv(AECEnv):
             return
         self._cumulative_rewards[a] = 0
         g = self.game
-        self.infos[a] = {}
+        info: dict = {}
         done = True
-        if action is None:
-            kind: tuple = ("pass",)
-        elif int(action) >= self.codec.answer_offset:
-            kind = self.codec.decode(action, open_questions(g.state, a))
-        else:
-            kind = self.codec.decode(action)
-        if kind[0] != "pass":
+        if action is not None and int(action) != PASS:
             a_ = int(action)
-            mask = self._mask(a, copy=False)
-            if not 0 <= a_ < self.codec.size or not mask[a_]:
-                self.infos[a] = {"refused": "not a legal action now; taken as a pass"}
+            codec = self.codec
+            if a_ >= codec.answer_offset:
+                kind = codec.decode(a_, open_questions(g.state, a))
             else:
-                try:
-                    if kind[0] == "vote":
-                        g.vote(a, kind[1])
-                    else:
-                        g.submit(a, kind[1], kind[2])
-                    done = False
-                except Refused as e:       # never for a masked action; kept as a pass
-                    self.infos[a] = {"refused": e.en}
-        if kind[0] == "vote" and not done:
-            self.voted.add(a)
+                kind = codec.decode(a_)       # raises outside the action space
+            if kind[0] != "pass":
+                if not self._mask(a, copy=False)[a_]:
+                    info = {"refused": "not a legal action now; taken as a pass"}
+                else:
+                    try:
+                        if kind[0] == "vote":
+                            g.vote(a, kind[1])
+                            self.voted.add(a)
+                        else:
+                            self._send(a, kind[1], kind[2])
+                        done = False
+                    except Refused as e:      # never for a masked action; kept as a pass
+                        info = {"refused": e.en}
+        self.infos[a] = info
         self.queue.pop(0)
-        self.turns_left[a] -= 1
-        if not done and self.turns_left[a] > 0:
+        left = self.turns_left[a] - 1
+        self.turns_left[a] = left
+        if not done and left > 0:
             self.queue.append(a)
         self._skip_idle()
         if self.queue:
@@ -379,6 +402,21 @@ class MafiaEnv(AECEnv):
             self._open_phase()
             if g.state.over or self.phases >= self.max_phases:
                 self._accumulate_rewards()      # the only rewards: at the end
+
+    def _send(self, seat: str, aid: str, ts: tuple) -> None:
+        """Send a move the mask allows. The mask is the engine's list of legal moves for
+        this very state (``Game.legal_moves``: a move is in it exactly when ``submit``
+        takes it), so it is not judged a second time: it is sent as ``submit`` sends a
+        move it has judged legal (``Game.send``)."""
+        g = self.game
+        p = g.state.players[seat]
+        ab = g.rules.abilities.get(f"{p.role}.{aid}")
+        if ab is None:                      # an answer to a question put to the seat
+            g.answer(seat, ts[0], ts[1])
+        elif ab.names_role:                 # the seats, then the role it names
+            g.send(p, ab, tuple(ts[:-1]), ts[-1])
+        else:
+            g.send(p, ab, tuple(ts))
 
     # ---- what a seat sees ----------------------------------------------------------------
     def _mask(self, agent: str, copy: bool = True) -> np.ndarray:
@@ -392,20 +430,37 @@ class MafiaEnv(AECEnv):
         c = self._mask_made
         if c is not None and c[0] == key:
             return c[1].copy() if copy else c[1]
-        mask = np.zeros(self.codec.size, dtype=np.int8)
         moves, votes = self.legal_of(agent)
+        if g.state.questions:     # answers are numbered by the open questions: made anew
+            mask = self._make_mask(moves, votes, open_questions(g.state, agent))
+        else:                     # the same legal lists give the same mask: made once
+            mk = (tuple(moves), tuple(votes))
+            mask = self._masks.get(mk)
+            if mask is None:
+                if len(self._masks) >= 4096:
+                    self._masks.clear()
+                mask = self._masks[mk] = self._make_mask(moves, votes, None)
+        self._mask_made = (key, mask)
+        return mask.copy() if copy else mask
+
+    def _make_mask(self, moves, votes, questions) -> np.ndarray:
+        mask = np.zeros(self.codec.size, dtype=np.int8)
         vi = self.codec.vote_index
         idx = [PASS] + [vi[t] for t in votes]
         if moves:
-            idx += self.codec.moves(moves, open_questions(g.state, agent)
-                                    if getattr(g.state, "questions", None) else None)
+            idx += self.codec.moves(moves, questions)
         mask[idx] = 1
-        self._mask_made = (key, mask)
-        return mask.copy() if copy else mask
+        return mask
 
     def observe(self, agent):
         vec = self.knowledge[agent].update()
         return {"observation": vec, "action_mask": self._mask(agent)}
+
+    def vector_from_scratch(self, agent: str) -> np.ndarray:
+        """The seat's vector made in one pass over the whole log, as a check of the one
+        kept up to date step by step (``observe``): the two are always equal."""
+        k = Knowledge(self, agent)
+        return k.update(Board(self, {agent: k}))
 
     def observe_json(self, agent: str, texts: bool = False) -> dict:
         """The same observation as the player API gives (``docs/agents.md``)."""

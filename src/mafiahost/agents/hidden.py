@@ -42,7 +42,7 @@ NEVER_PUBLIC_FIELDS = {"vote_switched": ("by",)}
 # results told to the one player named in ``to``
 TO_KINDS = {
     "check_result", "answer", "attacked", "bonus", "bottle_found", "coins_changed",
-    "commissar_gone", "copy_result", "hermit_copied", "imagined", "item_gained",
+    "commissar_gone", "copy_result", "imagined", "item_gained",
     "item_spent", "journalist_result", "passed_out", "poisoned", "question_answer",
     "question_granted", "recruit_failed", "redirect_failed", "redirect_set", "shot_failed",
     "vest_hit", "visitor_known", "watch_result", "action_gained", "curse_lifted", "cursed",

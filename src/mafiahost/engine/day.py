@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import mechanics
+from .errors import times_ru
 from .events import HOST, PUBLIC
 from .notes import NoteBook, T
 from .state import FOREVER
@@ -13,7 +14,7 @@ SPECIAL = ("against_all", "abstain")
 class DayCount:
     """The day's count in progress: day mechanics and ``day_count`` hooks change it."""
 
-    __slots__ = ("acquit", "counts", "extra", "for_", "g", "lynch_how", "notebook", "silent_void",
+    __slots__ = ("acquit", "counts", "for_", "g", "lynch_how", "notebook", "silent_void",
                  "votes", "weights")
 
     def __init__(self, g, votes):
@@ -24,7 +25,6 @@ class DayCount:
         self.for_: dict[str, list] = {}        # candidate -> voters
         self.counts: dict[str, float] = {}     # candidate -> weighted count
         self.lynch_how = "lynched"
-        self.extra: dict = {}                  # legacy string-keyed notes: use notes()
         self.notebook = NoteBook()
         # votes that do not count without the voter knowing (a bite, rum): left out of the
         # count that decides, shown as cast in the public count
@@ -49,7 +49,7 @@ def vote_loss(g, p):
     """Why ``p`` cannot vote today, or None."""
     s = g.state
     if not p.alive:
-        return (f"«{p.name}» выбыл(а) из игры (мёртв или вынесен) и не голосует.",
+        return (f"«{p.name}» уже не в игре и не голосует.",
                 f"'{p.name}' is out of the game (dead or removed) and cannot vote.")
     st = p.st
     if not st:
@@ -64,13 +64,13 @@ def vote_loss(g, p):
     if s.has(p, "jailed"):
         return (f"«{p.name}» в тюрьме и не голосует.", f"'{p.name}' is in jail and cannot vote.")
     if s.has(p, "silenced"):
-        return (f"«{p.name}» лишён(а) права голоса на этот день.",
+        return (f"«{p.name}» сегодня без права голоса.",
                 f"'{p.name}' has lost the vote for today.")
     if s.has(p, "absent"):
-        return (f"«{p.name}» не отписался(ась) в первой стадии дня и теряет право голоса.",
+        return (f"«{p.name}»: нет отписки в первой стадии дня, поэтому сегодня без права голоса.",
                 f"'{p.name}' did not post in the day's first stage and loses the vote.")
     if s.has(p, "voteless"):
-        return (f"«{p.name}» лишён(а) права голоса на этот день.",
+        return (f"«{p.name}» сегодня без права голоса.",
                 f"'{p.name}' has lost the vote for today.")
     return None
 
@@ -102,7 +102,7 @@ def check_vote(g, p, target, fixed: bool = False):
                     f"{', '.join(q.name for q in s.order)}.",
                     f"There is no player '{target}'.")
         if not t.alive:
-            return (f"«{target}» выбыл(а) (мёртв или вынесен); голосовать можно только против "
+            return (f"«{target}» уже не в игре; голосовать можно только против "
                     f"тех, кто в игре.",
                     f"'{target}' is out (dead or removed); vote only for players in the game.")
     for fn, params in g.rules.hooks.get("vote_check", ()):
@@ -111,7 +111,7 @@ def check_vote(g, p, target, fixed: bool = False):
             return why
     if not fixed and rules.vote_changes is not None and p.name in s.votes \
             and s.vote_changes.get(p.name, 0) >= rules.vote_changes:
-        return (f"Голос можно менять не более {rules.vote_changes} раз(а) за день.",
+        return (f"Голос можно менять не более {times_ru(rules.vote_changes)} за день.",
                 f"A vote can be changed at most {rules.vote_changes} time(s) a day.")
     return None
 
@@ -149,7 +149,7 @@ def check_unvote(g, p, fixed: bool = False):
     rules = g.rules.day
     if not fixed and rules.vote_changes is not None \
             and s.vote_changes.get(p.name, 0) >= rules.vote_changes:
-        return (f"Голос можно менять (и снимать) не более {rules.vote_changes} раз(а) за день.",
+        return (f"Голос можно менять (и снимать) не более {times_ru(rules.vote_changes)} за день.",
                 f"A vote can be changed (or taken back) at most {rules.vote_changes} time(s) "
                 f"a day.")
     return None
@@ -167,9 +167,9 @@ def mark_absent(g, p):
     if s.phase != "day":
         raise Refused("Неотписавшихся отмечают днём.", "Absent players are marked by day.")
     if not p.alive:
-        raise Refused(f"«{p.name}» уже выбыл(а).", f"'{p.name}' is already out.")
+        raise Refused(f"«{p.name}» уже не в игре.", f"'{p.name}' is already out.")
     if s.has(p, "absent"):
-        raise Refused(f"«{p.name}» уже отмечен(а) как неотписавшийся.",
+        raise Refused(f"«{p.name}» уже в списке неотписавшихся.",
                       f"'{p.name}' is already marked absent.")
     streak = s.status_value(p, "absent_streak", 0) + 1
     g.set_status(p, "absent_streak", streak, until=s.idx + 2)

@@ -20,3 +20,11 @@ class RulesetError(Exception):
 class BadForcedRoll(Refused):
     """A forced dice result (a scenario's ``rolls:``) that is not one of the roll's
     outcomes: the script is wrong, not the move."""
+
+
+def times_ru(n: int) -> str:
+    """«1 раз», «2 раза», «5 раз»: a count of times in Russian."""
+    n = int(n)
+    last2, last = n % 100, n % 10
+    word = "раза" if last in (2, 3, 4) and last2 not in (12, 13, 14) else "раз"
+    return f"{n} {word}"

@@ -12,7 +12,7 @@ from itertools import product
 
 from . import mechanics, victory
 from .day import DayCount, check_unvote, check_vote, mark_absent, resolve_day
-from .errors import BadForcedRoll, Refused
+from .errors import BadForcedRoll, Refused, times_ru
 from .events import HOST, PUBLIC, Event
 from .mechanics import questions
 from .model import AbilitySpec, RulesetSpec
@@ -420,7 +420,7 @@ class Game:
         if by in self.state.players or by in self.state.aliases.values():
             raise Refused(f"Имя «{by}» уже занято в этой игре.", f"'{by}' is already taken.")
         if not p.alive:
-            raise Refused(f"«{name}» уже выбыл(а): заменять некого.",
+            raise Refused(f"«{name}» уже не в игре: заменять некого.",
                           f"'{name}' is out: there is no one to replace.")
         return self.emit("replaced", PUBLIC, player=p.name, by=by,
                          was=self.display(p.name))
@@ -464,7 +464,7 @@ class Game:
                     f"'{ab.name_en}' is a {ab.phase} ability and it is {s.phase} now.")
         if not p.alive:
             if not self._dead_may_act(p, ab):
-                return (f"«{p.name}» выбыл(а) из игры (мёртв или вынесен) и больше не ходит.",
+                return (f"«{p.name}» уже не в игре и больше не ходит.",
                         f"'{p.name}' is out of the game (dead or removed) and cannot act.")
         elif ab.while_dead is not None:
             when = {"lynched_last_day": "после выноса на голосовании",
@@ -477,7 +477,7 @@ class Game:
                 or ab.requires_status and not p.st:
             return self._status_refusal(p, ab)
         if ab.uses_per_game is not None and s.uses.get((p.name, ab.id), 0) >= ab.uses_per_game:
-            times = "один раз" if ab.uses_per_game == 1 else f"{ab.uses_per_game} раз(а)"
+            times = "один раз" if ab.uses_per_game == 1 else times_ru(ab.uses_per_game)
             return (f"«{ab.name_ru}» можно использовать {times} за игру; уже использовано.",
                     f"'{ab.name_en}' can be used {ab.uses_per_game} time(s) a game; used up.")
         a = s.slots.get(("faction", ab.owner or p.faction, ab.id) if ab.shared
@@ -488,7 +488,7 @@ class Game:
                         f"сделан ({a.actor}).",
                         f"'{ab.name_en}': one per faction a night, already sent by {a.actor}.")
             done = rules.abilities[a.ability]
-            return (f"«{self.display(p.name)}» уже сделал(а) ход в этой фазе "
+            return (f"«{self.display(p.name)}»: ход в этой фазе уже есть "
                     f"(«{done.name_ru}»); второй не принимается.",
                     f"{self.display(p.name)} already acted this phase ('{done.name_en}'); "
                     f"a second move is not taken.")
@@ -550,7 +550,7 @@ class Game:
                     return (f"«{ab.name_ru}»: цель — игрок, погибший прошлой ночью.",
                             f"'{ab.name_en}': the target must be a player killed last night.")
             elif not tp.alive:
-                return (f"«{t}» выбыл(а) из игры (мёртв или вынесен); цель должна быть в игре.",
+                return (f"«{t}» уже не в игре; цель должна быть в игре.",
                         f"'{t}' is out of the game (dead or removed); the target must be in it.")
             if t == p.name:
                 if ab.self_target == "forbidden":
@@ -635,7 +635,7 @@ class Game:
         """The host's override (мастерский произвол): the player leaves the game."""
         p = self.player(name)
         if not p.alive:
-            raise Refused(f"«{name}» уже выбыл(а).", f"'{name}' is already out.")
+            raise Refused(f"«{name}» уже не в игре.", f"'{name}' is already out.")
         start = len(self.events)
         self.eliminate(p, "host", why=why)
         victory.check(self)

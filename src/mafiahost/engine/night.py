@@ -39,8 +39,8 @@ class Night:
         "current",
         "dead_now",
         "dawn",
+        "deferred",
         "dying",
-        "extra",
         "framed",
         "killed_by",
         "no_deflect",
@@ -50,6 +50,7 @@ class Night:
         "guests",
         "heals",
         "idx",
+        "insert_at",
         "partners",
         "poisons",
         "protected",
@@ -83,11 +84,12 @@ class Night:
         self.current: Action | None = None
         self.watchers: list[tuple] = []        # (watcher name, target name)
         self.dawn: list = []                   # callbacks(night) mechanics asked for at dawn
-        self.extra: dict = {}                  # legacy string-keyed notes: use notes()
         self.notebook = NoteBook()             # a ruleset's own typed notes (notes())
         self.step = None                       # the step being resolved (a StepSpec)
         self.killed_by: dict[str, Attack] = {}
         self.no_deflect: dict[str, int] = {}   # redirected actor -> players-left limit
+        self.deferred: list[tuple] = []        # (Action, step, attacks made before it)
+        self.insert_at: int | None = None      # where a deferred move's attacks go
 
     def notes(self, kind: type[T]) -> T:
         """This night's notes of a rule set: an instance of the dataclass ``kind`` (every
@@ -114,7 +116,12 @@ class Night:
 
     def attack(self, attacker: Player | None, target: Player, kind: str, cause: str,
                at_lover: bool = False, how: str = "killed") -> None:
-        self.attacks.append(Attack(attacker, target, kind, cause, at_lover, how, self.step))
+        atk = Attack(attacker, target, kind, cause, at_lover, how, self.step)
+        if self.insert_at is None:
+            self.attacks.append(atk)
+        else:                    # a deferred move's attack keeps its place in the night
+            self.attacks.insert(self.insert_at, atk)
+            self.insert_at += 1
 
     def kill_now(self, target: Player, cause: str, how: str = "killed") -> None:
         """A removal that happens at once (step 0): the victim's own action is lost."""
@@ -135,6 +142,10 @@ class Night:
         """Who the attacks made so far would kill, judged as ``settle`` will judge them (in
         the order made; on a ``first_wins`` step a killer killed by an earlier attack of the
         same step does not kill), given the protections made so far. Changes nothing."""
+        return set(self.deaths_so_far())
+
+    def deaths_so_far(self) -> dict[str, Attack]:
+        """``dying_so_far`` with the attack that kills each one."""
         dead: dict[str, Attack] = {}
         for a in self.attacks:
             t = a.target
@@ -144,7 +155,15 @@ class Night:
                 continue
             if self._lethal(a, commit=False):
                 dead[t.name] = a
-        return set(dead)
+        return dead
+
+    def attacked_before(self, p: Player, step) -> bool:
+        """Was ``p`` attacked at a night step before ``step`` (so that he may be removed
+        before he moves, with the rule set's ``removed_earlier: no_move``)?"""
+        index = self.g.rules.step_index
+        at = index[step.id]
+        return any(a.target is p and a.step is not None and index[a.step.id] < at
+                   for a in self.attacks)
 
     def _removed_before(self, a: Attack, first: Attack | None) -> str | None:
         """Why attack ``a`` is not made, its attacker being killed by ``first``: inside a
@@ -252,6 +271,8 @@ def resolve_night(g) -> None:
         for a in by_step.get(step.id, ()):
             perform(n, a)
     n.step = None
+    if n.deferred:
+        _run_deferred(n)
     for fn in n.dawn:
         fn(n)
     for fn, params in rules.hooks.get("dawn", ()):
@@ -265,13 +286,80 @@ def resolve_night(g) -> None:
         g.eliminate(s.players[name], hows.get(name, "killed"))
 
 
-def perform(n: Night, a: Action) -> None:
+_PROTECTIONS = ("heal", "guard")   # mechanics that only leave a protection for dawn
+_ATTACKS = ("kill", "shoot")        # mechanics that only make an attack (settle judges it)
+
+
+def _run_deferred(n: Night) -> None:
+    """The moves of players attacked at an earlier step (``removed_earlier: no_move``),
+    judged at dawn with every protection of the night: a player an earlier step's attack
+    removes makes no later move. Protections come first (a doctor shot at step 4 who
+    heals himself at step 8 is saved by it, as a heal of anyone else would save him):
+    they are made, then withdrawn for each one whose maker dies all the same, until none
+    changes; then the other moves, each judged as it comes, run at their own step, their
+    attacks keeping their place in the night's order."""
+    g = n.g
+    index = g.rules.step_index
+    abilities = g.rules.abilities
+
+    def removed(a, step) -> bool:
+        first = n.deaths_so_far().get(a.actor)
+        return first is not None and first.step is not None and \
+            index[first.step.id] < index[step.id]
+
+    def void(a) -> None:
+        g.emit("no_effect", HOST, player=a.actor, ability=abilities[a.ability].id,
+               why="removed_earlier")
+
+    protective = [d for d in n.deferred
+                  if all(m.name in _PROTECTIONS for m, _ in abilities[d[0].ability].mechs)]
+    made: list[tuple] = []
+    for a, step, _pos in protective:
+        before = {id(e) for es in (*n.heals.values(), *n.guards.values()) for e in es}
+        n.step = step
+        perform(n, a, deferred=True)
+        made.append((a, step, [(table, k, e) for table in (n.heals, n.guards)
+                               for k, es in table.items() for e in es
+                               if id(e) not in before]))
+    changed = True
+    while changed:
+        changed = False
+        for item in list(made):
+            a, step, entries = item
+            if removed(a, step):
+                for table, k, e in entries:
+                    table[k].remove(e)
+                made.remove(item)
+                void(a)
+                changed = True
+    inserted = 0
+    for d in n.deferred:
+        if d in protective:
+            continue
+        a, step, pos = d
+        if removed(a, step):
+            void(a)
+            continue
+        n.step = step
+        n.insert_at = pos + inserted
+        perform(n, a, deferred=True)
+        inserted = n.insert_at - pos
+        n.insert_at = None
+    n.step = None
+
+
+def perform(n: Night, a: Action, deferred: bool = False) -> None:
     """Run one recorded move: the gates (dead, jailed, blocked, doomed), then its effects."""
     g = n.g
     s = n.s
     players = s.players
     actor = players[a.actor]
     ab = g.rules.abilities[a.ability]
+    if not deferred and g.rules.removed_earlier == "no_move" and n.step is not None \
+            and not all(m.name in _ATTACKS for m, _ in ab.mechs) \
+            and n.attacked_before(actor, n.step):
+        n.deferred.append((a, n.step, len(n.attacks)))
+        return
     n.current = a
     if a.actor in n.dead_now and actor.alive:
         g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="dead")

@@ -4,8 +4,10 @@ The bots are named when the game is made (``--bots "Глеб=sensible,Дина=r
 in the game's first command. When a phase opens (after ``game new`` and after each
 ``resolve``) every living bot chooses its moves and vote (``mafiahost.agents.bots``,
 knowing only what its seat was told) and each is sent as that player's own ``act`` /
-``vote`` command: checked, logged and undoable like a player's. A bot's choice the rules
-refuse by the time it is sent (a teammate's shared shot came first) is skipped.
+``vote`` command: checked, logged and undoable like a player's, and marked with the
+command that opened the phase (``bot_after``): ``undo`` reverts that command and the bots'
+moves it brought as one step (``undo_chain``). A bot's choice the rules refuse by the time
+it is sent (a teammate's shared shot came first) is skipped.
 """
 
 from __future__ import annotations
@@ -64,6 +66,10 @@ class BotCommands:
         if not bots:
             return said
         row, g = self.load(game_id)
+        with self.store.session() as s:            # the command that opened the phase
+            from ..store import Store
+            last = Store.last_command(s, game_id)
+            after = last.seq if last is not None else None
         for seat in [p.name for p in g.state.order]:
             if seat not in bots:
                 continue
@@ -76,10 +82,10 @@ class BotCommands:
                 try:
                     if item[0] == "vote":
                         d = self.vote(game_id, seat, item[1], lang=lang, hints=False,
-                                      source="bot")
+                                      source="bot", bot_after=after)
                     else:
                         d = self.act(game_id, seat, item[1], list(item[2]), False, lang,
-                                     hints=False)
+                                     hints=False, bot_after=after)
                 except Refused:
                     continue
                 said.append(d.message)

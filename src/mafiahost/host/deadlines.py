@@ -57,6 +57,19 @@ def _iana(name: str):
         return None
 
 
+def local_words(when, lang: str = "ru", z: tzinfo | None = None) -> str:
+    """A stored time (ISO 8601 text or a datetime) in the host's zone, in the words of
+    deadlines («21:00 (МСК) 2 декабря»); a time without a zone is read in that zone."""
+    from ..render.posts import deadline_words
+    from .core import parse_time
+    t = parse_time(when) if isinstance(when, str) else when
+    if t is None:
+        return ""
+    z = z or zone()
+    t = t.replace(tzinfo=z) if t.tzinfo is None else t.astimezone(z)
+    return deadline_words(t, lang)
+
+
 def now(z: tzinfo | None = None) -> datetime:
     return datetime.now(z or zone())
 

@@ -21,25 +21,27 @@ class MoveCommands(HostBase):
 
     # ---- moves and votes ---------------------------------------------------------------
     def act(self, game_id: int, actor: str, ability: str, targets=(), replace: bool = False,
-            lang: str | None = None, *, hints: bool = True, guard=None) -> Done:
+            lang: str | None = None, *, hints: bool = True, guard=None,
+            bot_after: int | None = None) -> Done:
         """Record a move; the rules' own sentence on refusal. With ``replace`` (or when the
         ruleset's ``forum.replace_moves`` allows it) a later move replaces the earlier one
-        in the same slot, and the answer says so."""
+        in the same slot, and the answer says so. ``bot_after``: a bot's move, sent after
+        command number ``bot_after`` opened the phase (``undo`` reverts them together)."""
         def fn(c: _Ctx):
             g = c.g
             la = lang or c.row.lang
             roster = Roster.of_game(g)
-            notes: list[str] = []
-            a = _read_name(g, roster, actor, la, notes)
+            notes: list[tuple[str, str]] = []          # (ru, en)
+            a = _read_name(g, roster, actor, notes)
             g.player(a)
             ab_id = ability_id(g, a, ability)
             own = g.rules.abilities.get(f"{g.state.players[a].role}.{ab_id}")
             if own is not None and own.names_role and targets:
                 # a role-naming move: the last word is the role (the engine reads it)
-                ts = [_read_name(g, roster, t, la, notes) for t in targets[:-1]] \
+                ts = [_read_name(g, roster, t, notes) for t in targets[:-1]] \
                     + [targets[-1]]
             else:
-                ts = [_read_name(g, roster, t, la, notes) for t in targets]
+                ts = [_read_name(g, roster, t, notes) for t in targets]
             allowed = replace or bool(g.rules.forum.get("replace_moves"))
             n0 = len(g.events)
             try:
@@ -52,22 +54,31 @@ class MoveCommands(HostBase):
             new = g.events[n0:]
             w = next((e for e in new if e.type == "action_withdrawn"), None)
             p = g.state.players[a]
-            move = _move_words(g, f"{p.role}.{ab_id}", ab_id, a, ts, la)
+            move = {x: _move_words(g, f"{p.role}.{ab_id}", ab_id, a, ts, x)
+                    for x in ("ru", "en")}
             if w is not None:
                 old = _find_action(g, w.data["seq"])
                 who = g.display(old.data["actor"]) if old else g.display(a)
-                was = _move_words(g, old.data.get("key", ""), old.data["ability"],
-                                  old.data["actor"], old.data["targets"], la) if old else who
-                msg = _say(la, f"Ход заменён ({who}: было «{was}»), принят новый: {move}.",
-                           f"Move replaced (was '{was}'); recorded: {move}.")
+                was = {x: _move_words(g, old.data.get("key", ""), old.data["ability"],
+                                      old.data["actor"], old.data["targets"], x)
+                       if old else who for x in ("ru", "en")}
+                said = {"ru": f"Ход заменён ({who}: было «{was['ru']}»), принят новый: "
+                              f"{move['ru']}.",
+                        "en": f"Move replaced (was '{was['en']}'); recorded: {move['en']}."}
             else:
-                msg = _say(la, f"Ход принят: {move}.", f"Move recorded: {move}.")
-            if notes:
-                msg += " " + " ".join(notes)
-            return Done(game_id, msg, data={"replaced": w is not None, "notes": notes})
-        return self._command(game_id, "act", {"actor": actor, "ability": ability,
-                                              "targets": list(targets), "replace": replace},
-                             fn, guard)
+                said = {"ru": f"Ход принят: {move['ru']}.", "en": f"Move recorded: {move['en']}."}
+            for ru, en in notes:
+                said["ru"] += " " + ru
+                said["en"] += " " + en
+            return Done(game_id, _say(la, said["ru"], said["en"]),
+                        data={"replaced": w is not None,
+                              "notes": [_say(la, ru, en) for ru, en in notes],
+                              "said": said})
+        args = {"actor": actor, "ability": ability, "targets": list(targets),
+                "replace": replace}
+        if bot_after is not None:
+            args["bot_after"] = bot_after
+        return self._command(game_id, "act", args, fn, guard)
 
 
 def _move_words(g, key: str, ab_id: str, actor: str, targets, lang: str) -> str:
@@ -87,11 +98,11 @@ def _move_words(g, key: str, ab_id: str, actor: str, targets, lang: str) -> str:
     return move
 
 
-def _read_name(g, roster: Roster, text: str, lang: str, notes: list[str]) -> str:
+def _read_name(g, roster: Roster, text: str, notes: list[tuple[str, str]]) -> str:
     """The seat a typed name means (``names.Roster.target``: case, ё/е, declension, short
     forms, a close spelling); a reading that is not exact is told in ``notes``; two
     players who fit are refused; a name that fits nobody is left for the engine's
-    sentence (which lists the players)."""
+    sentence (which lists the players). ``notes`` gets (ru, en)."""
     m = roster.target(text)
     if m.how in ("ambiguous", "several"):
         who = ", ".join(g.display(c) for c in m.candidates)
@@ -100,6 +111,6 @@ def _read_name(g, roster: Roster, text: str, lang: str, notes: list[str]) -> str
     if m.seat is None:
         return text
     if not m.exact:
-        notes.append(_say(lang, f"(«{text}» прочитано как {g.display(m.seat)}.)",
-                          f"('{text}' read as {g.display(m.seat)}.)"))
+        notes.append((f"(«{text}» прочитано как {g.display(m.seat)}.)",
+                      f"('{text}' read as {g.display(m.seat)}.)"))
     return m.seat

@@ -207,32 +207,34 @@ class PhaseCommands(HostBase):
         """Revert the last command exactly: its events, its vote records and the store
         fields it changed (the deadline) go; the command stays in the log as undone. The
         answer says in words what was (with ``dry_run``: would be) reverted, and what
-        happens to the deadline."""
+        happens to the deadline. Bots' moves sent when a phase opened go together with the
+        command that opened it (``undo_chain``): one undo, one answer naming them all."""
         if dry_run:
             with self.store.session() as s:
                 row = self._row(s, game_id)
-                cmd = Store.last_command(s, game_id)
+                chain = undo_chain(s, game_id)
                 la = lang or row.lang
-                if cmd is None or cmd.kind == "new":
+                if not chain:
                     raise _nothing_to_undo()
                 g = self._game(s, row)
-                what = undo_words(g, row, cmd, la)
+                what = chain_words(g, row, chain, la)
             return Done(game_id, _say(la, f"Отмена вернёт: {what}. Ничего не изменено; "
                                           f"отменить: undo {game_id}.",
                                       f"Undo would revert: {what}. Nothing changed; to do "
                                       f"it: undo {game_id}."), data={"what": what})
         try:
             with self.store.locked(game_id) as (s, row):
-                cmd = Store.last_command(s, game_id)
+                chain = undo_chain(s, game_id)
                 la = lang or row.lang
-                if cmd is None or cmd.kind == "new":
+                if not chain:
                     raise _nothing_to_undo()
-                what = undo_words(self._game(s, row), row, cmd, la)
-                Store.drop_command_effects(s, cmd)
-                for k, v in json.loads(cmd.before).items():
-                    setattr(row, k, v)
+                what = chain_words(self._game(s, row), row, chain, la)
+                for cmd in chain:                   # the last first
+                    Store.drop_command_effects(s, cmd)
+                    for k, v in json.loads(cmd.before).items():
+                        setattr(row, k, v)
                 return Done(game_id, _say(la, f"Отменено: {what}.", f"Undone: {what}."),
-                            data={"what": what})
+                            data={"what": what, "commands": len(chain)})
         except LookupError:
             with self.store.session() as s:
                 raise self._no_game(s, game_id) from None
@@ -421,6 +423,56 @@ def warnings(g, row, lang: str) -> list[str]:
 def _nothing_to_undo() -> HostError:
     return HostError("Отменять нечего: после создания игры команд не было.",
                      "Nothing to undo: no command since the game was created.")
+
+
+def _bot_after(cmd) -> int | None:
+    """The command a bot's move followed (``bot_after``), None for any other command."""
+    if cmd.kind not in ("act", "vote"):
+        return None
+    try:
+        return json.loads(cmd.args or "{}").get("bot_after")
+    except ValueError:
+        return None
+
+
+def undo_chain(s, game_id: int) -> list:
+    """The commands one ``undo`` reverts, the last first: the last command; when that is
+    a bot's move, every bot's move sent after the same command opened the phase, and that
+    command too (a resolve: the bots' moves came with it), unless it is the game's
+    creation (never undone) or another command came in between. [] when nothing can be
+    undone."""
+    last = Store.last_command(s, game_id)
+    if last is None or last.kind == "new":
+        return []
+    after = _bot_after(last)
+    if after is None:
+        return [last]
+    chain = []
+    for cmd in reversed(Store.commands(s, game_id)):
+        if _bot_after(cmd) == after:
+            chain.append(cmd)
+            continue
+        if cmd.seq == after and cmd.kind != "new":
+            chain.append(cmd)
+        break
+    return chain
+
+
+def chain_words(g, row, chain: list, lang: str) -> str:
+    """``undo_words`` of an ``undo_chain``: the command, then the bots' moves after it."""
+    bots = [c for c in reversed(chain) if _bot_after(c) is not None]
+    head = [c for c in chain if _bot_after(c) is None]
+    bw = "; ".join(undo_words(g, row, c, lang) for c in bots)
+    if not head:
+        return _say(lang, f"ходы ботов, посланные при открытии фазы: {bw} (снова боты "
+                          f"сходят, когда откроется следующая фаза)",
+                    f"the bots' moves sent when the phase opened: {bw} (the bots move "
+                    f"again when the next phase opens)")
+    main = undo_words(g, row, head[0], lang)
+    if not bots:
+        return main
+    return _say(lang, f"{main}; вместе с ней — ходы ботов, посланные следом: {bw}",
+                f"{main}; with it, the bots' moves sent after it: {bw}")
 
 
 def undo_words(g, row, cmd, lang: str) -> str:

@@ -71,9 +71,10 @@ class VoteCommands(HostBase):
 
     def vote(self, game_id: int, voter: str, target: str, at: str | None = None,
              late: bool = False, lang: str | None = None, *, hints: bool = True,
-             guard=None, source: str = "cli") -> Done:
+             guard=None, source: str = "cli", bot_after: int | None = None) -> Done:
         """A vote by the host's hand. ``at`` is when it was cast (default now); after the
-        phase's deadline it is refused unless ``late`` says to count it."""
+        phase's deadline it is refused unless ``late`` says to count it. ``bot_after``: a
+        bot's vote, sent after command number ``bot_after`` opened the phase."""
         t_at = parse_time(at) if at else None
 
         def fn(c: _Ctx):
@@ -87,21 +88,25 @@ class VoteCommands(HostBase):
             if dl is not None and not late and is_late(when, dl):
                 hint = (" Засчитать всё равно: vote … --late.",
                         " To count it anyway: vote … --late.") if hints else ("", "")
-                raise HostError(f"Срок голосования ({c.row.deadline}) истёк: голос не "
-                                f"засчитан.{hint[0]}",
-                                f"The vote deadline ({c.row.deadline}) has passed: the vote "
-                                f"is not counted.{hint[1]}")
+                from .deadlines import local_words
+                raise HostError(f"Срок голосования (до {local_words(dl, 'ru')}) истёк: голос "
+                                f"не засчитан.{hint[0]}",
+                                f"The vote deadline ({local_words(dl, 'en')}) has passed: "
+                                f"the vote is not counted.{hint[1]}")
             c.op("vote", v, t)
             c.records.append({"phase": label, "voter": v, "target": t,
                               "at": t_at.isoformat() if t_at else now_iso(), "source": source,
                               "post_key": None, "status": "counted",
                               "note": "late, counted by the host" if late else ""})
-            tt = {"against_all": _say(la, "против всех", "against all"),
-                  "abstain": _say(la, "воздерживается", "abstains")}.get(t, g.display(t))
-            return Done(game_id, _say(la, f"Голос: {g.display(v)} → {tt}.",
-                                      f"Vote: {g.display(v)} → {tt}."))
-        return self._command(game_id, "vote", {"voter": voter, "target": target, "at": at,
-                                               "late": late}, fn, guard)
+            tt = {"against_all": ("против всех", "against all"),
+                  "abstain": ("воздерживается", "abstains")}.get(t, (g.display(t),) * 2)
+            said = {"ru": f"Голос: {g.display(v)} → {tt[0]}.",
+                    "en": f"Vote: {g.display(v)} → {tt[1]}."}
+            return Done(game_id, _say(la, said["ru"], said["en"]), data={"said": said})
+        args = {"voter": voter, "target": target, "at": at, "late": late}
+        if bot_after is not None:
+            args["bot_after"] = bot_after
+        return self._command(game_id, "vote", args, fn, guard)
 
     def import_votes(self, game_id: int, text: str, since: str | None = None,
                      aliases: dict | None = None, lang: str | None = None,

@@ -162,7 +162,9 @@ async def command(request: Request, kind: str):
     except Refused as e:
         return _error(409, e.ru or e.en or str(e), e.en or e.ru or str(e))
     w.live.poke()
-    return JSONResponse({"ok": True, "message": done.message, "observation": obs},
+    said = done.data["said"]               # the host's answer in both languages
+    return JSONResponse({"ok": True, "message": _pair(said["ru"], said["en"]),
+                         "observation": obs},
                         headers={"cache-control": "no-store"})
 
 
@@ -298,7 +300,7 @@ _TOKEN = {"name": "token", "in": "path", "required": True,
           "description": "the token of the player's private link (/p/{token})",
           "schema": {"type": "string"}}
 _DONE = {"type": "object", "required": ["ok", "message", "observation"],
-         "properties": {"ok": {"const": True}, "message": {"type": "string"},
+         "properties": {"ok": {"const": True}, "message": {"$ref": "#/components/schemas/Text"},
                         "observation": {"$ref": "#/components/schemas/Observation"}}}
 _MOVE = {"type": "object", "required": ["ability"],
          "properties": {"ability": {"type": "string", "description": "an ability id of the "

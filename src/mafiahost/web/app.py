@@ -55,6 +55,7 @@ from ..host import (
     HostError,
     NoGame,
     is_late,
+    parse_bots,
     parse_roles,
     parse_time,
 )
@@ -571,8 +572,10 @@ async def host_create(request: Request):
     glang = one(form, "lang", "ru")
     fmt = one(form, "fmt", "plain")
     try:
+        # bot seats: the same text, reading and refusals as ``game new --bots``
+        bots = parse_bots(one(form, "bots"), players) or None
         done = await _db(
-            lambda: w.host.new_game(one(form, "ruleset"), players, roles=roles,
+            lambda: w.host.new_game(one(form, "ruleset"), players, roles=roles, bots=bots,
                                     options=options, mafia=mafia, seed=seed,
                                     name=one(form, "name")[:200],
                                     lang=glang if glang in LANGS else "ru",
@@ -589,17 +592,17 @@ async def host_create(request: Request):
 def _host_game(w: Web, gid: int, lang: str) -> dict:
     dates = w.host.link_dates(gid)
     hosts = w.host.game_hosts(gid)
-    from ..host.phases import undo_words, warnings
-    from ..store import Store
+    from ..host.deadlines import local_words
+    from ..host.phases import chain_words, undo_chain, warnings
     with w.host.store.session() as s:
-        last = Store.last_command(s, gid)
+        chain = undo_chain(s, gid)
     with w.host.reading(gid) as (row, g):
         data = views.host_game(row, g, lang)
-        data["undo"] = undo_words(g, row, last, lang) \
-            if last is not None and last.kind != "new" else ""
+        data["undo"] = chain_words(g, row, chain, lang) if chain else ""
         data["warnings"] = warnings(g, row, lang)
     for p in data["players"]:
-        p["link_at"] = dates.get(p["seat"])
+        at = dates.get(p["seat"])
+        p["link_at"] = local_words(at, lang) if at else None
     data["hosts"] = hosts
     return data
 

@@ -141,8 +141,8 @@ def partner_other_action(g, p, ab, ts, params):
     other_ru = "проверку" if after == "check" else "выстрел"
     other_en = "a check" if after == "check" else "a shot"
     return (f"«{ab.name_ru}»: это второе действие роли «{senior.name_ru}», а {senior.name_ru} "
-            f"({did.actor}) этой ночью прислал(а) «{did_ab.name_ru}»: «{ab.name_ru}» доступен(а), "
-            f"только когда он(а) присылает {other_ru}.",
+            f"({did.actor}) этой ночью прислал ход «{did_ab.name_ru}»: ход «{ab.name_ru}» "
+            f"доступен, только когда {senior.name_ru} присылает {other_ru}.",
             f"'{ab.name_en}': this is the other action of the {senior.name_en}, and the "
             f"{senior.name_en} ({did.actor}) sent '{did_ab.name_en}' tonight: '{ab.name_en}' is "
             f"yours only when the {senior.name_en} sends {other_en}.")

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ...engine.events import HOST
 from ...engine.mechanics import constraint, hook, mechanic
 from ...engine.mechanics.check import check as lib_check
@@ -20,6 +22,13 @@ from ...engine.mechanics.kill import shoot as lib_shoot
 from ...engine.mechanics.protect import cover as lib_cover
 from ...engine.mechanics.recruit import recruit as lib_recruit
 from ...engine.night import run_ability
+
+
+@dataclass
+class AntemNight:
+    """What tonight's moves tell the dawn (``n.notes(AntemNight)``)."""
+    watches: list[tuple[str, str]] = field(default_factory=list)   # (watcher, target)
+
 
 HERMIT = "hermit"
 UNCOPYABLE = ("recruiter",)
@@ -143,13 +152,13 @@ def cover(n, actor, targets, params):
 def watch(n, actor, targets, params):
     """The watcher: every visitor of the target and whether the target went out; a
     mafioso covered by the boss is not noticed at all (neither as a visitor nor watched)."""
-    n.extra.setdefault("antem_watch", []).append((actor.name, targets[0].name))
+    n.notes(AntemNight).watches.append((actor.name, targets[0].name))
     n.on_dawn(_watch_report)
 
 
 def _watch_report(n):
     g = n.g
-    for w, t in n.extra.get("antem_watch", ()):
+    for w, t in n.notes(AntemNight).watches:
         target = n.s.players[t]
         visitors: list[str] = []
         went = False
@@ -214,5 +223,5 @@ def hermit_takes(g, params):
         if "saves_left" in g.rules.roles[src.role].initial_status:
             g.set_status(h, "saves_left", s.status_value(src, "saves_left", 0))
         actions = [a.id for a in g.rules.by_phase[src.role]["night"]]
-        g.emit("hermit_copied", g.to(h), to=h.name, role=src.role, abilities=actions)
+        g.emit("action_gained", g.to(h), to=h.name, role=src.role, abilities=actions)
         g.emit("hermit_source", HOST, player=h.name, source=src.name, role=src.role)

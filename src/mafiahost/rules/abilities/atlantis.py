@@ -16,9 +16,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.check import seen_side
+
+
+@dataclass
+class AtlantisNight:
+    """What tonight's moves tell the dawn (``n.notes(AtlantisNight)``)."""
+    drinks: list[tuple[str, str]] = field(default_factory=list)    # (alcoholic, companion)
+    watches: list[tuple[str, str]] = field(default_factory=list)   # (watcher, target)
 
 
 @mechanic("atlantis_check", cover_aware=True)
@@ -41,14 +50,14 @@ def atlantis_drink(n, actor, targets, params):
                target=t.name)
         return
     n.block(t, actor)
-    n.extra.setdefault("atlantis_drinks", []).append((actor.name, t.name))
+    n.notes(AtlantisNight).drinks.append((actor.name, t.name))
     n.on_dawn(_drinking_companions)
 
 
 def _drinking_companions(n):
     players = n.s.players
     dying = n.dying_so_far()
-    for alco, mate in n.extra.get("atlantis_drinks", ()):
+    for alco, mate in n.notes(AtlantisNight).drinks:
         a, m = players[alco], players[mate]
         if a.alive and m.alive and m.name in dying:
             n.g.emit("companion_dies", HOST, player=a.name, companion=m.name)
@@ -57,13 +66,13 @@ def _drinking_companions(n):
 
 @mechanic("atlantis_watch", visits=False, counts_as_out=False)
 def atlantis_watch(n, actor, targets, params):
-    n.extra.setdefault("atlantis_watch", []).append((actor.name, targets[0].name))
+    n.notes(AtlantisNight).watches.append((actor.name, targets[0].name))
     n.on_dawn(_watch_report)
 
 
 def _watch_report(n):
     g = n.g
-    for w, t in n.extra.get("atlantis_watch", ()):
+    for w, t in n.notes(AtlantisNight).watches:
         seen = []
         for visible, tgt, real in n.visits:
             # "?" is a visitor covered by the boss: "Наблюдатель не заметит его"

@@ -11,11 +11,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from mafiahost.engine.day import vote_loss
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.copy import defer
 from mafiahost.engine.state import FOREVER
+
+
+@dataclass
+class IndiansNight:
+    """What tonight's moves tell later steps (``n.notes(IndiansNight)``)."""
+    wards: dict[str, str] = field(default_factory=dict)      # boss's ward -> the boss
+
+
+@dataclass
+class IndiansDay:
+    """What the day's count notes (``dc.notes(IndiansDay)``)."""
+    voteless: set[str] = field(default_factory=set)          # lost today's vote
 
 # ---- night ---------------------------------------------------------------------------
 
@@ -24,7 +38,7 @@ from mafiahost.engine.state import FOREVER
 def ward(n, actor, targets, params):
     """Step 4: the boss's ward has the town status for every check tonight."""
     t = targets[0]
-    n.extra.setdefault("wards", {})[t.name] = actor.name
+    n.notes(IndiansNight).wards[t.name] = actor.name
     n.mark(t, "ward", actor.name)
 
 
@@ -34,7 +48,7 @@ def check(n, actor, targets, params):
     g = n.g
     t = targets[0]
     town = (g.rules.factions[t.faction].side == "town"
-            or t.name in n.extra.get("wards", {}))
+            or t.name in n.notes(IndiansNight).wards)
     g.emit("check_result", g.to(actor), to=actor.name, target=t.name,
            result="town" if town else "mafia")
 
@@ -124,7 +138,7 @@ def _duel_today(g):
 
 def lose_vote(dc, p, why):
     dc.votes.pop(p.name, None)
-    dc.extra.setdefault("voteless", set()).add(p.name)
+    dc.notes(IndiansDay).voteless.add(p.name)
     dc.g.emit("vote_lost", PUBLIC, player=p.name, why=why)
 
 
@@ -174,7 +188,7 @@ def duel(dc, actor, targets, params):
     is void today."""
     g = dc.g
     t = targets[0]
-    if actor.name not in dc.extra.get("voteless", ()):
+    if actor.name not in dc.notes(IndiansDay).voteless:
         if dc.votes.get(actor.name) != t.name:
             g.emit("duel_vote", PUBLIC, voter=actor.name, target=t.name,
                    was=dc.votes.get(actor.name))

@@ -24,12 +24,28 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from mafiahost.engine import victory
 from mafiahost.engine.day import vote_loss
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import condition, constraint, hook, mechanic, tie_policy
 from mafiahost.engine.mechanics.items import give_item, items_of, take_item
 from mafiahost.engine.night import run_ability
+
+
+@dataclass
+class YakuzaNight:
+    """What tonight's moves tell later steps (``n.notes(YakuzaNight)``)."""
+    # random actions waiting for their own step: (step id, (actor, kind, target, source))
+    deferred: list[tuple[str, tuple[str, str, str, str]]] = field(default_factory=list)
+
+
+@dataclass
+class YakuzaDay:
+    """What the day's count notes (``dc.notes(YakuzaDay)``)."""
+    amulet: set[str] = field(default_factory=set)    # used the amulet today: vote x2
+    judge_pick: str | None = None                    # the judge's pick in a tie
 
 ORDERS = "mafia_yakuza_orders"
 # the neutral faction's ``posthumous`` status: a dead neutral holding it may still win
@@ -88,8 +104,9 @@ def not_found(g, p, ab, ts, params):
     """Each bonus item lies in the location once (1.2.3: «в количестве одной штуки»)."""
     item = params["item"]
     if item in _found(g):
-        return (f"«{ITEM_RU[item]}» уже найден(а) в этой игре: каждый бонус один.",
-                f"'{item}' has already been found in this game: there is one of each bonus.")
+        return (f"Бонус «{ITEM_RU[item]}» уже нашли в этой игре: каждый бонус один.",
+                f"'{ab.name_en}': this bonus has already been found in this game: there is "
+                f"one of each.")
     return None
 
 
@@ -162,7 +179,7 @@ def use(ctx, actor, targets, params):
     elif do == "dress":
         g.set_status(actor, "night_block", t.name, until=g.state.idx + 1)
     elif do == "amulet":
-        ctx.extra.setdefault("amulet", set()).add(actor.name)
+        ctx.notes(YakuzaDay).amulet.add(actor.name)
     elif do == "bribe":
         ctx.acquit.add(actor.name)
 
@@ -410,7 +427,7 @@ def defer(n, actor, kind: str, t, source: str) -> None:
     if n.g.rules.step_index[step] <= n.g.rules.step_index[n.step.id]:
         _run_deferred(n, entry)
     else:
-        n.extra.setdefault("deferred", []).append((step, entry))
+        n.notes(YakuzaNight).deferred.append((step, entry))
 
 
 @mechanic("mafia_yakuza_paranoid")
@@ -460,7 +477,7 @@ def killer_default(n, params):
 
 @hook("step", "mafia_yakuza_deferred")
 def run_deferred(n, params):
-    for step, entry in n.extra.get("deferred", ()):
+    for step, entry in n.notes(YakuzaNight).deferred:
         if step == n.step.id:
             _run_deferred(n, entry)
 
@@ -509,8 +526,8 @@ def killed(g, p, ab, ts, params):
     """«которого убили прошлой ночью»: killed, not one who left by timeout before the night."""
     for t in ts:
         if g.state.players[t].how != "killed":
-            return (f"«{ab.name_ru}»: воскресить можно только убитого прошлой ночью, а «{t}» "
-                    f"выбыл(а) иначе.",
+            return (f"«{ab.name_ru}»: воскресить можно только убитого прошлой ночью, а у «{t}» "
+                    f"другая причина выбытия.",
                     f"'{ab.name_en}': only a player killed last night can be raised; '{t}' "
                     f"left otherwise.")
     return None
@@ -614,7 +631,7 @@ def dawn(n, params):
 @constraint("mafia_yakuza_day_move", targets=False)
 def day_move(g, p, ab, ts, params):
     if g.state.has(p, "day_blocked"):
-        return (f"«{p.name}» лишён(а) дневного хода сегодня.",
+        return (f"«{p.name}» сегодня без дневного хода.",
                 f"'{p.name}' has lost today's day move.")
     return None
 
@@ -626,7 +643,7 @@ def describe(dc, actor, targets, params):
 
 @mechanic("mafia_yakuza_judge", visits=False, counts_as_out=False)
 def judge(dc, actor, targets, params):
-    dc.extra["judge_pick"] = targets[0].name
+    dc.notes(YakuzaDay).judge_pick = targets[0].name
 
 
 @hook("day_count", "mafia_yakuza_count")
@@ -634,7 +651,7 @@ def count(dc, params):
     """Vote weights (authority x2, amulet x2, weakened x0.5) and who wrote no description."""
     g = dc.g
     s = g.state
-    amulet = dc.extra.get("amulet", set())
+    amulet = dc.notes(YakuzaDay).amulet
     for p in s.order:
         if not p.alive:
             continue
@@ -668,7 +685,7 @@ def timeout(g, params):
 @tie_policy("mafia_yakuza_judge")
 def tie_judge(g, dc, leaders):
     """The judge's pick among the tied; without a judge able to decide, dice (1.4.1)."""
-    pick = dc.extra.get("judge_pick")
+    pick = dc.notes(YakuzaDay).judge_pick
     if pick in leaders:
         g.emit("tie_broken", PUBLIC, player=pick, by="judge")
         return pick

@@ -31,8 +31,8 @@ from ...engine.mechanics.kill import shoot as lib_shoot
 def not_wounded(g, p, ab, ts, params):
     """A wounded player has no role abilities until the end of the next turn."""
     if p.st and g.state.has(p, "wounded"):
-        return (f"«{p.name}» ранен(а) выстрелом мафии и до конца следующего тура лишён(а) "
-                f"своих способностей.",
+        return (f"«{p.name}»: ранение от выстрела мафии, до конца следующего тура "
+                f"способности роли не действуют.",
                 f"'{p.name}' was wounded by the mafia's shot and has no abilities until the "
                 f"end of the next turn.")
     return None

@@ -18,6 +18,8 @@ the ward's task: his moves tonight, until the last of them is made (``_task_open
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ...engine.events import HOST, PUBLIC
 from ...engine.mechanics import condition, constraint, hook, mechanic, scheduled, tie_policy
 from ...engine.night import run_ability
@@ -25,14 +27,37 @@ from ...engine.night import run_ability
 # ---- helpers ---------------------------------------------------------------------------
 
 
-def _x(n) -> dict:
-    x = n.extra
-    if not x:
-        x.update(locked={}, released=set(), taken={}, lock_immune=set(), immune=set(),
-                 guards={}, ridden={}, rides={}, watch={}, seen={}, kolobok_met=set(),
-                 plans={}, swap={}, swap_done=set(), plock_ok=set(), release_needed=set(),
-                 drinks={}, cover={}, task={}, acted={}, ordered={})
-    return x
+@dataclass
+class NiichavoNight:
+    """What the night's steps of the institute tell each other (``_x(n)``, the night's
+    ``n.notes(NiichavoNight)``; see ``engine.notes``)."""
+    step: str | None = None                   # the step being resolved (steps' own hooks)
+    locked: dict[str, tuple] = field(default_factory=dict)    # locked -> (by, cause)
+    released: set[str] = field(default_factory=set)
+    taken: dict[str, str] = field(default_factory=dict)       # taken away -> by
+    lock_immune: set[str] = field(default_factory=set)
+    immune: set[str] = field(default_factory=set)             # no negative effect tonight
+    guards: dict[str, str] = field(default_factory=dict)      # ward -> guard
+    ridden: dict[str, str] = field(default_factory=dict)      # ridden -> rider
+    rides: dict[str, str] = field(default_factory=dict)       # rider -> ridden
+    watch: dict[str, list] = field(default_factory=dict)      # watched -> observers
+    seen: dict[str, list] = field(default_factory=dict)       # observer -> visitors seen
+    reporters: list[tuple[str, str]] = field(default_factory=list)   # (observer, target)
+    kolobok_met: set[str] = field(default_factory=set)
+    plans: dict[str, list] = field(default_factory=dict)      # step -> moves planned for it
+    swap: dict[str, tuple] = field(default_factory=dict)      # player -> (spec, targets)
+    swap_done: set[str] = field(default_factory=set)
+    plock_ok: set[str] = field(default_factory=set)
+    release_needed: set[str] = field(default_factory=set)
+    drinks: dict[str, int] = field(default_factory=dict)      # observer -> drinks seen
+    cover: dict[str, str] = field(default_factory=dict)       # covered -> by
+    task: dict[str, int] = field(default_factory=dict)        # covered -> task's last step
+    acted: dict[str, int] = field(default_factory=dict)       # player -> step index acted
+    ordered: dict[str, list] = field(default_factory=dict)    # step -> [(seq, fn)]
+
+
+def _x(n) -> NiichavoNight:
+    return n.notes(NiichavoNight)
 
 
 def _tags(g, p) -> frozenset:
@@ -69,17 +94,17 @@ def _arrive(n, actor, t, negative=False, kind="other") -> bool:
     person = kind != "genie"
     # a ward covered by the candidate does his task: nobody may stop him (the observer's
     # drink, the night guard); the Lucky one's reactions are the exception
-    ward = actor.name in x["cover"]
+    ward = actor.name in x.cover
     # the Lucky one exposes any mafioso or single who comes (the cover does not hide him)
     if person and "lucky" in _tags(g, t) and _side(g, actor) in ("criminal", "single"):
         g.emit("visitor_known", g.to(t), to=t.name, visitor=actor.name,
                side="mafia" if _side(g, actor) == "criminal" else "single")
     # the observer at his post offers every later visitor a drink
     if person:
-        for obs in x["watch"].get(t.name, ()):
+        for obs in x.watch.get(t.name, ()):
             if obs == actor.name:
                 continue
-            x["seen"].setdefault(obs, []).append(actor.name)
+            x.seen.setdefault(obs, []).append(actor.name)
             if ward:
                 g.emit("no_effect", HOST, player=obs, ability="watch", why="covered",
                        target=actor.name)
@@ -87,27 +112,27 @@ def _arrive(n, actor, t, negative=False, kind="other") -> bool:
             if g.chance(f"drink {actor.name}", 0.5):
                 op = g.state.players[obs]
                 n.block(actor, op)
-                x["drinks"][obs] = x["drinks"].get(obs, 0) + 1
+                x.drinks[obs] = x.drinks.get(obs, 0) + 1
                 g.emit("drunk", HOST, player=actor.name, by=obs)
                 return False
-    rider = x["ridden"].get(t.name)
+    rider = x.ridden.get(t.name)
     if rider is not None and rider != actor.name:
         _no(n, actor, "busy_with_pony", target=t.name)
         return False
     if negative and actor.faction != t.faction and "lucky" not in _tags(g, actor) \
             and _task_open(n, t):
-        _no(n, actor, "covered", target=t.name, by=x["cover"][t.name])
+        _no(n, actor, "covered", target=t.name, by=x.cover[t.name])
         return False
-    if negative and t.name in x["immune"]:
+    if negative and t.name in x.immune:
         _no(n, actor, "invulnerable", target=t.name)
         return False
-    if "rolls_away" in _tags(g, t) and t.name not in x["kolobok_met"]:
-        x["kolobok_met"].add(t.name)
+    if "rolls_away" in _tags(g, t) and t.name not in x.kolobok_met:
+        x.kolobok_met.add(t.name)
         if not g.chance(f"kolobok {t.name} stands", 0.25):
             g.emit("rolled_away", HOST, player=t.name, visitor=actor.name)
             return False
     if negative and kind not in ("drink", "recruit", "ask"):
-        guard = x["guards"].get(t.name)
+        guard = x.guards.get(t.name)
         if guard is not None and guard != actor.name and guard not in n.dead_now:
             gp = g.state.players[guard]
             if gp.alive and ward:
@@ -156,29 +181,29 @@ def _effective_step(g, p, a):
 def _task_open(n, t) -> bool:
     """Is ``t`` a covered ward whose task (his moves tonight) is not done yet?"""
     x = _x(n)
-    if t.name not in x["cover"]:
+    if t.name not in x.cover:
         return False
-    end = x["task"].get(t.name)
+    end = x.task.get(t.name)
     if end is None:
         return False
-    cur = n.g.rules.step_index[x.get("step", "6")]
+    cur = n.g.rules.step_index[x.step or "6"]
     if cur != end:
         return cur < end
-    return x["acted"].get(t.name) != end
+    return x.acted.get(t.name) != end
 
 
 def _ordered_flush(n, upto=None) -> None:
     """Run the deferred acts of this and earlier steps sent before ``upto`` (a seq)."""
     x = _x(n)
-    if not x["ordered"]:
+    if not x.ordered:
         return
     rules = n.g.rules
-    cur = rules.step_index[x.get("step", "1")]
-    for step in sorted(x["ordered"], key=lambda k: rules.step_index[k]):
+    cur = rules.step_index[x.step or "1"]
+    for step in sorted(x.ordered, key=lambda k: rules.step_index[k]):
         k = rules.step_index[step]
         if k > cur:
             break
-        items = x["ordered"][step]
+        items = x.ordered[step]
         if k == cur and upto is not None:
             now = [it for it in items if it[0] < upto]
         else:
@@ -187,7 +212,7 @@ def _ordered_flush(n, upto=None) -> None:
             items.remove(it)
             it[1]()
         if not items:
-            del x["ordered"][step]
+            del x.ordered[step]
 
 
 def _defer(n, step, actor, fn) -> None:
@@ -195,7 +220,7 @@ def _defer(n, step, actor, fn) -> None:
     seq = n.current.seq if n.current is not None and n.current.actor == actor.name else None
     if seq is None:
         seq = min((a.seq for a in n.g.state.pending if a.actor == actor.name), default=0)
-    _x(n)["ordered"].setdefault(step, []).append((seq, fn))
+    _x(n).ordered.setdefault(step, []).append((seq, fn))
 
 
 # ---- locks -----------------------------------------------------------------------------
@@ -205,18 +230,18 @@ def _lock(n, t, by, cause) -> bool:
     """Lock ``t`` tonight: his later moves fail; he leaves at dawn unless let out."""
     g = n.g
     x = _x(n)
-    if not t.alive or t.name in x["locked"] or t.name in x["taken"]:
+    if not t.alive or t.name in x.locked or t.name in x.taken:
         return False
-    if t.name in x["lock_immune"]:
+    if t.name in x.lock_immune:
         g.emit("no_effect", HOST, player=by.name if by else None, why="lock_immune",
                target=t.name)
         return False
-    x["locked"][t.name] = (by.name if by else None, cause)
+    x.locked[t.name] = (by.name if by else None, cause)
     n.dead_now.add(t.name)
     g.emit("lock", HOST, player=t.name, by=by.name if by else None, cause=cause)
     if by is not None and by is not t and g.state.has(t, "bonus_tooth"):
         g.set_status(by, "dracula", n.idx + 2, until=n.idx + 2)
-    partner = x["rides"].get(t.name)
+    partner = x.rides.get(t.name)
     if partner is not None:
         _lock(n, g.state.players[partner], by, "pony_partner")
     return True
@@ -237,7 +262,7 @@ def _cursed(n, actor, t) -> bool:
         return False
     g.clear_status(actor, "dracula")
     n.block(t, actor)
-    _x(n)["lock_immune"].add(t.name)
+    _x(n).lock_immune.add(t.name)
     g.emit("drunk", HOST, player=t.name, by=actor.name, why="dracula")
     return True
 
@@ -270,14 +295,14 @@ def delayed_lock(n, item):
     if not t.alive:
         return
     why = None
-    if x["ridden"].get(t.name):
+    if x.ridden.get(t.name):
         why = "busy_with_pony"
     elif _task_open(n, t) and by.faction != t.faction:
         why = "covered"
-    elif t.name in x["immune"]:
+    elif t.name in x.immune:
         why = "invulnerable"
-    elif x["guards"].get(t.name) and x["guards"][t.name] not in n.dead_now:
-        g.emit("scared_off", HOST, player=by.name, by=x["guards"][t.name], ward=t.name)
+    elif x.guards.get(t.name) and x.guards[t.name] not in n.dead_now:
+        g.emit("scared_off", HOST, player=by.name, by=x.guards[t.name], ward=t.name)
         return
     elif g.state.has(t, "bonus_coin") and g.chance(f"coin {t.name}", 0.5):
         why = "coin"
@@ -302,11 +327,11 @@ def _plan(n, step, actor, spec, targets) -> None:
     if cur is not None and rules.step_index[step] <= rules.step_index[cur]:
         _run_plan(n, actor, spec, targets)
         return
-    x["plans"].setdefault(step, []).append((actor, spec, targets))
+    x.plans.setdefault(step, []).append((actor, spec, targets))
 
 
 def _current_step(n):
-    return n.extra.get("step")
+    return _x(n).step
 
 
 def _run_plan(n, actor, spec, targets) -> None:
@@ -340,16 +365,16 @@ def _run_plan(n, actor, spec, targets) -> None:
 def plans(n, params):
     x = _x(n)
     step = str(params.get("step"))
-    prev = x.get("step")
+    prev = x.step
     if prev is not None:
         _ordered_flush(n)          # deferred acts of the step that just ended
-    x["step"] = step
+    x.step = step
     if step == "12":
         _self_release_exempt(n)
     elif step == "13":
         # a locksmith who could not let himself out is locked again for the rest of the night
-        n.dead_now.update(name for name in x["locked"] if name not in x["released"])
-    for item in x["plans"].pop(step, ()):
+        n.dead_now.update(name for name in x.locked if name not in x.released)
+    for item in x.plans.pop(step, ()):
         if callable(item):
             item()
         else:
@@ -364,24 +389,24 @@ def _self_release_exempt(n) -> None:
     for a in g.state.pending:
         if g.rules.abilities[a.ability].id != "release" or list(a.targets) != [a.actor]:
             continue
-        lock = x["locked"].get(a.actor)
-        if lock is not None and lock[1] != "guard" and a.actor not in x["taken"]:
+        lock = x.locked.get(a.actor)
+        if lock is not None and lock[1] != "guard" and a.actor not in x.taken:
             n.dead_now.discard(a.actor)
 
 
 def _swapped(n, actor) -> bool:
     """The troll swapped this player's main move: perform the other one's instead."""
     x = _x(n)
-    sw = x["swap"]
-    if not sw or actor.name not in sw or actor.name in x["swap_done"]:
+    sw = x.swap
+    if not sw or actor.name not in sw or actor.name in x.swap_done:
         return False
     cur = n.current
     if cur is None or cur.actor != actor.name:
         return False
     if n.g.rules.abilities[cur.ability].slot != "main":
         return False
-    x["swap_done"].add(actor.name)
-    if actor.name in x["cover"]:
+    x.swap_done.add(actor.name)
+    if actor.name in x.cover:
         # the candidate's ward does his own task: the swap does not reach his move
         _no(n, actor, "covered_swap")
         return False
@@ -403,7 +428,7 @@ def nmech(name, visits=True):
                 if actor.name in n.dead_now:
                     _no(n, actor, "dead")
                     return
-            x["acted"][actor.name] = n.g.rules.step_index[x.get("step", "1")]
+            x.acted[actor.name] = n.g.rules.step_index[x.step or "1"]
             if _swapped(n, actor):
                 return
             body(n, actor, targets, params)
@@ -465,7 +490,7 @@ def director_lock(n, actor, targets, params):
         if not _arrive(n, actor, t, negative=True,
                        kind="lock_delayed" if n.s.number == 1 else "lock_direct"):
             return
-        g.emit("wrong_lock", HOST, player=actor.name, target=t.name)
+        g.emit("wrong_shot", HOST, player=actor.name, target=t.name)
         if n.s.number == 1:
             _schedule_lock(n, actor, actor, "director_grief")
         else:
@@ -480,7 +505,7 @@ def guard(n, actor, targets, params):
     scared off (not a drink, a recruitment or the director's question)."""
     t = targets[0]
     if _arrive(n, actor, t):
-        _x(n)["guards"][t.name] = actor.name
+        _x(n).guards[t.name] = actor.name
 
 
 @nmech("niichavo_block")
@@ -501,8 +526,8 @@ def ride(n, actor, targets, params):
         return
     x = _x(n)
     n.block(t, actor)
-    x["ridden"][t.name] = actor.name
-    x["rides"][actor.name] = t.name
+    x.ridden[t.name] = actor.name
+    x.rides[actor.name] = t.name
     n.mark(t, "ridden", actor.name)
 
 
@@ -511,10 +536,10 @@ def watch(n, actor, targets, params):
     """Stand at the target's door: every later visitor is offered a drink (50%) and
     remembered (the observer only; a 25% chance one is forgotten)."""
     x = _x(n)
-    x["watch"].setdefault(targets[0].name, []).append(actor.name)
+    x.watch.setdefault(targets[0].name, []).append(actor.name)
     if actor.role == "observer":
-        x["seen"].setdefault(actor.name, [])
-        x.setdefault("reporters", []).append((actor.name, targets[0].name))
+        x.seen.setdefault(actor.name, [])
+        x.reporters.append((actor.name, targets[0].name))
 
 
 @nmech("niichavo_send")
@@ -545,7 +570,7 @@ def question(n, actor, targets, params):
     singles are left; has anyone been hired yet."""
     g = n.g
     x = _x(n)
-    gone = set(x["locked"]) - x["released"] | set(x["taken"])
+    gone = set(x.locked) - x.released | set(x.taken)
     alive = [p for p in g.state.order if p.alive and p.name not in gone]
     q = params["q"]
     if q == "director":
@@ -566,14 +591,14 @@ def release(n, actor, targets, params):
     x = _x(n)
     if not _arrive(n, actor, t):
         return
-    if t.name in x["locked"] and x["locked"][t.name][1] == "guard":
+    if t.name in x.locked and x.locked[t.name][1] == "guard":
         # stunned by the night guard: locked in the director's office for good
         g.emit("check_result", g.to(actor), to=actor.name, target=t.name, result="cannot")
-        x["release_needed"].add(actor.name)
-    elif t.name in x["locked"] and t.name not in x["released"]:
-        x["released"].add(t.name)
+        x.release_needed.add(actor.name)
+    elif t.name in x.locked and t.name not in x.released:
+        x.released.add(t.name)
         n.dead_now.discard(t.name)
-        x["release_needed"].add(actor.name)
+        x.release_needed.add(actor.name)
         g.emit("unlocked", HOST, player=t.name, by=actor.name)
         g.emit("check_result", g.to(actor), to=actor.name, target=t.name, result="released")
     else:
@@ -599,11 +624,11 @@ def cover(n, actor, targets, params):
     if not _arrive(n, actor, t):
         return
     x = _x(n)
-    x["cover"][t.name] = actor.name
+    x.cover[t.name] = actor.name
     ends = [g.rules.step_index[st] for a in g.state.pending if a.actor == t.name
             for st in [_effective_step(g, t, a)] if st is not None]
     if ends:
-        x["task"][t.name] = max(ends)
+        x.task[t.name] = max(ends)
     n.mark(t, "covered", actor.name)
     if t.name in n.redirects:
         joker = n.redirects.pop(t.name)[1]
@@ -626,7 +651,7 @@ def swap(n, actor, targets, params):
     if not (_arrive(n, actor, a, negative=True) and _arrive(n, actor, b, negative=True)):
         return
     rules = g.rules
-    now = rules.step_index[x.get("step", "4")]
+    now = rules.step_index[x.step or "4"]
     moves = {}
     for p in (a, b):
         mine = [q for q in g.state.pending if q.actor == p.name
@@ -636,8 +661,8 @@ def swap(n, actor, targets, params):
             return
         moves[p.name] = (rules.abilities[mine[0].ability],
                          [g.state.players[t] for t in mine[0].targets]) if mine else (None, [])
-    x["swap"][a.name] = moves[b.name]
-    x["swap"][b.name] = moves[a.name]
+    x.swap[a.name] = moves[b.name]
+    x.swap[b.name] = moves[a.name]
     g.emit("swap_set", HOST, players=[a.name, b.name], by=actor.name)
 
 
@@ -692,7 +717,7 @@ def genie(n, actor, targets, params):
     # it, and the bottle can still be found
     g.emit("counter", HOST, key="genie_used", value=actor.name)
     pool = [p.name for p in g.state.order if p.alive and p is not actor
-            and p.name not in x["locked"] and p.name not in x["taken"]]
+            and p.name not in x.locked and p.name not in x.taken]
     picked = []
     for _ in range(min(3, len(pool))):
         name = g.roll("genie picks", pool)
@@ -707,7 +732,7 @@ def genie(n, actor, targets, params):
         if fate == "nothing" or not _arrive(n, actor, t, negative=True, kind="genie"):
             continue
         if fate == "taken":
-            x["taken"][name] = actor.name
+            x.taken[name] = actor.name
             n.dead_now.add(name)
             g.emit("taken", HOST, player=name, by=actor.name)
         else:
@@ -722,7 +747,7 @@ def genie(n, actor, targets, params):
 def plock(n, actor, targets, params):
     """The pervert locks a player (a direct lock, first sent first served)."""
     if _try_lock(n, actor, targets[0], "pervert"):
-        _x(n)["plock_ok"].add(actor.name)
+        _x(n).plock_ok.add(actor.name)
 
 
 @nmech("niichavo_copy", visits=False)
@@ -754,7 +779,7 @@ def imagine(n, actor, targets, params):
         # nights 1-2: the targets are named blind; after the lockers (step 11) the dice
         # pick a player blocked this very night and the cat acts with his ability
         ts = list(targets)
-        _x(n)["plans"].setdefault("11", []).append(lambda: _cat_blind(n, actor, ts))
+        _x(n).plans.setdefault("11", []).append(lambda: _cat_blind(n, actor, ts))
         return
     role = g.state.status_value(actor, "cat_as")
     spec = _main_spec(g, role) if role else None
@@ -821,7 +846,7 @@ def _magic_lock(n, actor, t) -> None:
     if not t.alive or t.name in n.dead_now:
         g.emit("no_effect", HOST, player=actor.name, ability="magic", why="dead")
         return
-    _x(n)["acted"][actor.name] = g.rules.step_index["10"]
+    _x(n).acted[actor.name] = g.rules.step_index["10"]
     _try_lock(n, actor, t, "magic", direct=False)
 
 
@@ -846,7 +871,7 @@ def shield(n, actor, targets, params):
     """Invulnerable to every harmful move tonight (the crazy alchemist)."""
     t = targets[0]
     if _arrive(n, actor, t):
-        _x(n)["immune"].add(t.name)
+        _x(n).immune.add(t.name)
         n.mark(t, "invulnerable", actor.name)
 
 
@@ -918,13 +943,13 @@ def dawn(n, params):
     s = g.state
     x = _x(n)
     # the observer's report: 25% that he forgets one visitor
-    for obs, target in x.get("reporters", ()):
-        seen = list(dict.fromkeys(x["seen"].get(obs, [])))
+    for obs, target in x.reporters:
+        seen = list(dict.fromkeys(x.seen.get(obs, [])))
         if seen and g.chance(f"observer {obs} forgets someone", 0.25):
             seen.remove(g.roll(f"observer {obs} forgets", seen))
         g.emit("watch_result", g.to(obs), to=obs, target=target, visitors=seen)
     # three drunk players: the observer is out of action the next night
-    for obs, k in x["drinks"].items():
+    for obs, k in x.drinks.items():
         p = s.players[obs]
         if p.role != "observer":
             continue
@@ -942,14 +967,14 @@ def dawn(n, params):
         if not p.alive:
             continue
         if p.role == "pervert" and ab.id == "lock":
-            idle = 0 if p.name in x["plock_ok"] else s.status_value(p, "idle", 0) + 1
+            idle = 0 if p.name in x.plock_ok else s.status_value(p, "idle", 0) + 1
             g.set_status(p, "idle", idle)
             if idle >= 2:
                 g.set_status(p, "idle", 0)
                 g.emit("role_changed", g.to(p), player=p.name, role="locksmith", was="pervert")
                 g.emit("faction_changed", HOST, player=p.name, faction="locksmith")
         elif p.role == "locksmith" and ab.id == "release":
-            idle = 0 if p.name in x["release_needed"] else s.status_value(p, "idle", 0) + 1
+            idle = 0 if p.name in x.release_needed else s.status_value(p, "idle", 0) + 1
             g.set_status(p, "idle", idle)
             if idle >= 2 and not s.has(p, "joined"):
                 g.set_status(p, "idle", 0)
@@ -958,10 +983,10 @@ def dawn(n, params):
     # who was blocked tonight (the cat's source for tomorrow)
     for name in n.blocked_by:
         g.set_status(s.players[name], "was_blocked", True, until=n.idx + 1)
-    for name, (_by, cause) in x["locked"].items():
-        if name not in x["released"]:
+    for name, (_by, cause) in x.locked.items():
+        if name not in x.released:
             n.attack(None, s.players[name], "now", cause, how="locked")
-    for name in x["taken"]:
+    for name in x.taken:
         n.attack(None, s.players[name], "now", "genie", how="taken")
 
 

@@ -21,6 +21,8 @@ too, cover or not. The commissar's denunciation of a town player removes the com
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from mafiahost.engine import mechanics as lib
 from mafiahost.engine.day import vote_loss
 from mafiahost.engine.events import HOST, PUBLIC
@@ -30,6 +32,26 @@ from mafiahost.engine.night import run_ability
 
 TIED = "odessa_tied"
 HOW = "denounced"
+
+
+@dataclass
+class OdessaNight:
+    """What tonight's moves tell the dawn's judging of denunciations
+    (``n.notes(OdessaNight)``)."""
+    lovers: dict[str, str] = field(default_factory=dict)     # lover -> guest
+    gossips: list[tuple[str, str]] = field(default_factory=list)   # (gossip, ward)
+    cleared: dict[str, str] = field(default_factory=dict)    # cleared policeman -> by
+    direct: list[dict] = field(default_factory=list)         # denunciations in person
+    mail_due: list[dict] = field(default_factory=list)       # letters sent earlier, due now
+    mail_today: list[dict] = field(default_factory=list)     # letters that arrive at once
+    # the chameleon's copied moves: (chameleon, ability key, target names)
+    copies: list[tuple[str, str, list[str]]] = field(default_factory=list)
+
+
+@dataclass
+class OdessaDay:
+    """What the day's count notes (``dc.notes(OdessaDay)``)."""
+    cancelled: bool = False           # an envelope cancelled today's vote
 
 
 def _touchable(n, actor, targets, what: str) -> bool:
@@ -84,7 +106,7 @@ def odessa_seduce(n, actor, targets, params):
     t = targets[0]
     if _touchable(n, actor, targets, "seduce"):
         n.block(t, actor)
-        n.extra.setdefault("odessa_lovers", {})[actor.name] = t.name
+        n.notes(OdessaNight).lovers[actor.name] = t.name
 
 
 @mechanic("odessa_gossip", visits=False, counts_as_out=False)
@@ -93,14 +115,14 @@ def odessa_gossip(n, actor, targets, params):
     against denunciations arriving tonight."""
     if _touchable(n, actor, targets, "watch"):
         lib.MECHANICS["watch"].fn(n, actor, targets, params)
-        n.extra.setdefault("odessa_gossip", []).append((actor.name, targets[0].name))
+        n.notes(OdessaNight).gossips.append((actor.name, targets[0].name))
 
 
 @mechanic("odessa_clear")
 def odessa_clear(n, actor, targets, params):
     """The investigator clears a fellow policeman of tonight's denunciations."""
     if _touchable(n, actor, targets, "clear"):
-        n.extra.setdefault("odessa_cleared", {})[targets[0].name] = actor.name
+        n.notes(OdessaNight).cleared[targets[0].name] = actor.name
 
 
 @mechanic("odessa_check", cover_aware=True)
@@ -122,7 +144,7 @@ def odessa_denounce(n, actor, targets, params):
     t = targets[0]
     if not _touchable(n, actor, targets, "denounce"):
         return
-    n.extra.setdefault("odessa_direct", []).append(
+    n.notes(OdessaNight).direct.append(
         {"by": actor.name, "target": t.name, "commissar": bool(params.get("commissar"))})
     n.on_dawn(_judge)
 
@@ -138,7 +160,7 @@ def odessa_mail(n, actor, targets, params):
             "target": t.name, "by": actor.name, "sent": n.idx}
     g.emit("mail_sent", HOST, player=actor.name, target=t.name, nights=k)
     if k == 1:
-        n.extra.setdefault("odessa_mail_today", []).append(item)
+        n.notes(OdessaNight).mail_today.append(item)
         n.on_dawn(_judge)
     else:
         g.emit("scheduled", HOST, item=item)
@@ -146,7 +168,7 @@ def odessa_mail(n, actor, targets, params):
 
 @scheduled("odessa_mail")
 def odessa_mail_arrives(n, item):
-    n.extra.setdefault("odessa_mail_due", []).append(item)
+    n.notes(OdessaNight).mail_due.append(item)
     n.on_dawn(_judge)
 
 
@@ -173,10 +195,11 @@ def _judge(n):
     g = n.g
     s = n.s
     players = s.players
-    lovers = n.extra.get("odessa_lovers", {})
+    notes = n.notes(OdessaNight)
+    lovers = notes.lovers
     guests = {guest: lover for lover, guest in lovers.items()}
-    cleared = n.extra.get("odessa_cleared", {})
-    gossips = n.extra.get("odessa_gossip", ())
+    cleared = notes.cleared
+    gossips = notes.gossips
     out: list[str] = []
 
     def remove(p, by, cause):
@@ -187,9 +210,9 @@ def _judge(n):
     def saved(t, by, cause):
         g.emit("saved", HOST, player=t.name, by=by, cause=cause)
 
-    items = [("direct", d) for d in n.extra.get("odessa_direct", ())]
-    mail = sorted(n.extra.get("odessa_mail_due", ()), key=lambda x: x["sent"])
-    items += [("mail", m) for m in mail + n.extra.get("odessa_mail_today", [])]
+    items = [("direct", d) for d in notes.direct]
+    mail = sorted(notes.mail_due, key=lambda x: x["sent"])
+    items += [("mail", m) for m in mail + notes.mail_today]
     for kind, d in items:
         t = players[d["target"]]
         by = players[d["by"]]
@@ -202,7 +225,7 @@ def _judge(n):
                 saved(t, "tie", cause)
                 continue
         if d.get("commissar") and t.faction == "town":
-            g.emit("false_denunciation", HOST, player=by.name, target=t.name)
+            g.emit("wrong_shot", HOST, player=by.name, target=t.name)
             remove(by, None, "false_denunciation")
             continue
         if n.is_covered_against(t, by):
@@ -237,9 +260,9 @@ def _judge(n):
                 and "drunk_luck" in g.role(t).tags:
             g.emit("denouncer_exposed", HOST, player=by.name, target=t.name)
             remove(by, None, "brought to the alcoholic")
-    n.extra["odessa_direct"] = []
-    n.extra["odessa_mail_due"] = []
-    n.extra["odessa_mail_today"] = []
+    notes.direct = []
+    notes.mail_due = []
+    notes.mail_today = []
 
 
 # ---- the chameleon -------------------------------------------------------------------------
@@ -272,7 +295,7 @@ def odessa_copy(n, actor, targets, params):
     for a in n.s.pending:
         spec = abilities[a.ability]
         if a.actor == x.name and spec.phase == "night" and spec.slot == "main":
-            n.extra.setdefault("odessa_copies", []).append(
+            n.notes(OdessaNight).copies.append(
                 (actor.name, a.ability, [y.name] + list(a.targets[1:])))
             g.emit("copied", HOST, player=actor.name, source=x.name, ability=spec.id,
                    target=y.name)
@@ -287,7 +310,7 @@ def odessa_chameleon(n, params):
     step = str(params.get("step"))
     g = n.g
     players = n.s.players
-    for cham, key, names in n.extra.get("odessa_copies", ()):
+    for cham, key, names in n.notes(OdessaNight).copies:
         spec = g.rules.abilities[key]
         if spec.step != step:
             continue
@@ -322,13 +345,13 @@ def odessa_envelope(dc, actor, targets, params):
                                                               "cancel"])))
     g.emit("envelope", PUBLIC, result=result)
     g.emit("envelope_used", HOST, player=actor.name, result=result, target=targets[0].name)
-    if dc.extra.get("odessa_cancelled"):
+    if dc.notes(OdessaDay).cancelled:
         g.emit("no_effect", HOST, player=actor.name, why="vote cancelled")
         return
     mine = dc.votes.get(actor.name)
     voted = mine is not None and mine not in ("abstain", "against_all")
     if result == "cancel":
-        dc.extra["odessa_cancelled"] = True
+        dc.notes(OdessaDay).cancelled = True
         for p in g.state.order:
             dc.weights[p.name] = 0
         g.emit("vote_cancelled", PUBLIC, why="envelope")

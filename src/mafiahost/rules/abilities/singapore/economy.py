@@ -65,7 +65,7 @@ def in_stock(g, p, ab, ts, params):
                   if g.rules.abilities[a.ability].id in {"buy_" + i for i in same})
     ru, en = ITEM_NAMES.get(item, (item, item))
     if counter(g, stock_key(item), 0) - pending <= 0:
-        return (f"«{ru}» в магазине закончился(ась).", f"The shop is out of '{en}'.")
+        return (f"В магазине больше нет товара «{ru}».", f"The shop is out of '{en}'.")
     if params.get("not_town") and g.rules.factions[p.faction].side == "town":
         return (f"Мирные не покупают «{ru}».", f"The town cannot buy '{en}'.")
     return None
@@ -241,7 +241,7 @@ def will(dc, actor, targets, params):
 def will_fixed(g, p, ab, ts, params):
     name = g.state.status_value(p, "will")
     if name and g.state.players[name].alive:
-        return (f"В завещании уже вписан(а) «{name}»: имя нельзя менять до его выбытия.",
+        return (f"В завещании уже вписано имя «{name}»: его нельзя менять, пока этот игрок в игре.",
                 f"The will already names '{name}': it cannot change before he is out.")
     return None
 

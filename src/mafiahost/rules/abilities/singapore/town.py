@@ -17,8 +17,8 @@ def doctor_rest(g, p, ab, ts, params):
         if params.get("wounded_ok") and g.state.has(g.state.players[t], "wounded"):
             continue
         if t in last:
-            return (f"«{t}» лечен(а) прошлой ночью: этой ночью его нельзя лечить или "
-                    f"перевязывать.",
+            return (f"«{t}»: лечение было прошлой ночью, этой ночью нельзя ни лечить, "
+                    f"ни перевязывать.",
                     f"'{t}' was treated last night: not tonight.")
     return None
 
@@ -27,7 +27,7 @@ def doctor_rest(g, p, ab, ts, params):
 def once_each(g, p, ab, ts, params):
     done = g.state.status_value(p, "confessed") or ()
     if ts and ts[0] in done:
-        return (f"«{ts[0]}» уже исповедан(а): одного персонажа — один раз за игру.",
+        return (f"«{ts[0]}»: исповедь уже была, одного персонажа — один раз за игру.",
                 f"'{ts[0]}' has already confessed: once a game per character.")
     return None
 

@@ -68,11 +68,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rapidfuzz.distance import OSA
-
 from .engine.errors import Refused
 
 MAX_NAME = 64
+
+
+def _osa(a: str, b: str, score_cutoff: int | None = None) -> int:
+    """The optimal string alignment distance (rapidfuzz, imported only when a typed name
+    is not an exact one: most commands name players exactly)."""
+    from rapidfuzz.distance import OSA
+    return OSA.distance(a, b, score_cutoff=score_cutoff)
 
 # ---- folding -------------------------------------------------------------------------------
 
@@ -297,7 +302,7 @@ def _near_form(typed: str, word: str) -> bool:
     """Is ``typed`` a small edit away from a declined form of ``word`` (a transliteration
     that is spelled a little differently: «Котофараона» for «KotPharaon»)?"""
     lim = close_limit(word)
-    return bool(lim) and any(OSA.distance(typed, x, score_cutoff=lim) <= lim
+    return bool(lim) and any(_osa(typed, x, score_cutoff=lim) <= lim
                              for x in _forms(word))
 
 
@@ -305,6 +310,11 @@ def close_limit(word: str) -> int:
     """How many edits a spelling may be off and still be read as ``word``."""
     n = len(word)
     return 0 if n < 4 else 1 if n <= 6 else 2
+
+
+#: rosters already made, by everything they are made from (``Roster.of_game``): a game's
+#: names change only by a replacement, and every move reads the names it was sent
+_ROSTERS: dict = {}
 
 
 class Roster:
@@ -355,7 +365,16 @@ class Roster:
                     former[was] = e.data["player"]
         for seat in nicks:
             former.setdefault(seat, seat)
-        return cls(seats, nicks, aliases, former, host_nicks)
+        hn = tuple(host_nicks)
+        key = (cls, tuple(seats), tuple(nicks.items()), tuple(former.items()),
+               tuple((aliases or {}).items()), hn)
+        hit = _ROSTERS.get(key)
+        if hit is None:          # a roster is never changed once made: one per name set
+            hit = cls(seats, nicks, aliases, former, hn)
+            if len(_ROSTERS) >= 256:
+                _ROSTERS.clear()
+            _ROSTERS[key] = hit
+        return hit
 
     def _add(self, name: str, seat: str, how: str) -> None:
         k = fold(name)
@@ -525,20 +544,20 @@ class Roster:
         seats = set()
         for k, words, v in self._entries:
             lim = close_limit(k)
-            if lim and OSA.distance(f, k, score_cutoff=lim) <= lim:
+            if lim and _osa(f, k, score_cutoff=lim) <= lim:
                 seats.update(v)
                 continue
             if len(words) == n and n == 1:
                 w = words[0]
                 lim = close_limit(w)
-                if lim and any(OSA.distance(typed[0], x, score_cutoff=lim) <= lim
+                if lim and any(_osa(typed[0], x, score_cutoff=lim) <= lim
                                for x in _forms(w)):
                     seats.update(v)
         m = self._tier(text, seats, "close")
         if m:
             return m
         near = {s for k, _w, v in self._entries
-                if k.startswith(f[:2]) or OSA.distance(f, k) <= max(2, len(k) // 2)
+                if k.startswith(f[:2]) or _osa(f, k) <= max(2, len(k) // 2)
                 for s in v}
         return Match(text, None, "unknown", tuple(self._ordered(near)))
 

@@ -564,6 +564,12 @@ class Game:
                                 f"осталось {ab.min_alive_self} игрока.",
                                 f"'{ab.name_en}': yourself only when {ab.min_alive_self} "
                                 f"players are left.")
+            if tp.st and ab.phase == "night" and s.status_value(tp, "shielded") == "tie" \
+                    and (t != ts[0] or not self.may_be_redirected(p)):
+                return (f"Игрок «{t}» после ничьей на дневном голосовании неуязвим этой ночью: "
+                        f"ходы других игроков на него не действуют.",
+                        f"'{t}' tied at the day's vote and is untouchable tonight: other "
+                        f"players' moves do not reach him.")
             if ab.target_faction == "own" and tp.faction != p.faction:
                 fac = rules.factions[p.faction]
                 return (f"«{ab.name_ru}»: цель должна быть из своей группировки ({fac.name_ru}).",
@@ -583,6 +589,21 @@ class Game:
             if why is not None:
                 return why
         return None
+
+    def may_be_redirected(self, p: Player) -> bool:
+        """Could another player's move this night send ``p``'s move onto another first
+        target? True when the game seats, besides ``p``, a role with a redirecting move:
+        a move aimed at a tied player (untouchable) is then not known to be void when sent.
+        Judged by the seating, not by who is alive, so the answer tells nobody anything."""
+        rules = self.rules
+        for q in self.state.order:
+            if q is p:
+                continue
+            for aid in rules.roles[q.role].abilities:
+                spec = rules.abilities.get(f"{q.role}.{aid}")
+                if spec is not None and any("redirect" in m.name for m, _ in spec.mechs):
+                    return True
+        return False
 
     @staticmethod
     def slot_of(p: Player, ab: AbilitySpec) -> tuple:
@@ -751,7 +772,9 @@ class Game:
         """(first, other): the seats the per-target rules of ``why_not_targets`` allow at
         the first target position and at the others (alive, or the dead the ability may
         name; oneself; own faction; at the first also not the same target twice and
-        oneself not twice in a row). Read-only lists (one may be the state's own)."""
+        oneself not twice in a row; by night no player tied at the day's vote, except at the
+        first when a joker may redirect the move). Read-only lists (one may be the state's
+        own)."""
         s = self.state
         me = p.name
         if ab.targets_dead:
@@ -776,6 +799,15 @@ class Game:
         else:
             pool = names
         first = pool
+        if ab.phase == "night":
+            # a player tied at the day's vote is untouchable tonight (``why_not_targets``)
+            players = s.players
+            tied = [n for n in pool
+                    if players[n].st and s.status_value(players[n], "shielded") == "tie"]
+            if tied:
+                pool = [n for n in pool if n not in tied]
+                if not self.may_be_redirected(p):
+                    first = pool
         if ab.not_same_twice:
             last = s.status_value(p, "last:" + ab.slot)
             if last is not None:
@@ -832,8 +864,13 @@ class Game:
             legal = self.legal_targets(p, ab)
             return legal[int(rnd() * len(legal))] if legal else None
         first, pool = self._pools(p, ab)
+        if k > 1 and not set(first) <= set(pool):
+            # a tied first target that a joker may redirect, not a later one: drawn from
+            # the list, as the pools' prefixes no longer have equally many completions
+            legal = self.legal_targets(p, ab)
+            return legal[int(rnd() * len(legal))] if legal else None
         n = len(pool)
-        if not first or (ab.distinct_targets and n < k):
+        if not first or (k > 1 and ab.distinct_targets and n < k):
             return None
         ts = [first[int(rnd() * len(first))]]
         if k > 1:

@@ -12,6 +12,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ..engine.errors import Refused
 from ..engine.events import Event
@@ -19,10 +20,6 @@ from ..engine.game import Game
 from ..engine.mechanics.questions import open_questions
 from ..rules import load
 from ..store import (
-    ADD_VOTE_RECORD,
-    CommandRow,
-    GameRow,
-    ImportedPostRow,
     Store,
     StoreError,
     db_error_sentence,
@@ -34,6 +31,9 @@ from ..store import normalize as normalize_event
 from ..store import (
     test_pause as _test_pause,
 )
+
+if TYPE_CHECKING:
+    from ..store.models import CommandRow, GameRow
 
 FORMAT = "mafiahost-game"
 FORMAT_VERSION = 1
@@ -293,6 +293,7 @@ class HostBase:
         return Game.replay(self.rules_of(row), Store.events(s, row.id))
 
     def _row(self, s, game_id: int) -> GameRow:
+        from ..store.models import GameRow
         row = s.get(GameRow, game_id)
         if row is None:
             raise self._no_game(s, game_id)
@@ -300,6 +301,8 @@ class HostBase:
 
     def _no_game(self, s, game_id) -> HostError:
         from sqlalchemy import select
+
+        from ..store.models import GameRow
         ids = ", ".join(str(i) for i in s.scalars(select(GameRow.id).order_by(GameRow.id)))
         return NoGame(f"Игры №{game_id} нет; игры: {ids or 'пока ни одной'}.",
                          f"There is no game {game_id}; games: {ids or 'none yet'}.")
@@ -327,6 +330,8 @@ class HostBase:
                 same = True
                 if self.store.dialect != "sqlite":   # read committed: a statement each
                     from sqlalchemy import select
+
+                    from ..store.models import GameRow
                     same = s.scalar(select(GameRow.rev).where(GameRow.id == game_id)) \
                         == row.rev
         if e is not None:
@@ -339,35 +344,45 @@ class HostBase:
         if same:
             self.cache.put(game_id, row.rev, g)
 
-    def _command(self, game_id: int, kind: str, args: dict, fn, guard=None) -> Done:
+    def _command(self, game_id: int, kind: str, args: dict, fn, guard=None,
+                 hot: bool = False) -> Done:
         """Run ``fn(ctx)`` as one transaction and store it as command ``kind``.
 
         The game comes from the cache when its revision is the one just locked (else it is
         rebuilt from the events); it goes back to the cache under the new revision only
         after the commit. ``guard(session, row, game)`` runs first inside the transaction
-        and may refuse.
+        and may refuse. ``hot``: a plain command whose ``fn`` reads the row and changes
+        only the game (a move, a vote, an answer) runs on the store's hot path
+        (``Store.hot``: no ORM object; on a SQLite file no SQLAlchemy at all).
 
         A database connection lost before the commit (a dropped PostgreSQL connection, a
         restarted server) rolled everything back: the command runs once more on a fresh
         connection. A second loss, a loss during the commit itself (whether it committed
         is then unknown) or any other database failure is a ``StoreError`` sentence."""
-        from sqlalchemy.exc import DBAPIError
         state = {"committing": False}
         try:
-            return self._command_once(game_id, kind, args, fn, guard, state)
-        except DBAPIError as e:
-            if not e.connection_invalidated or state["committing"]:
+            return self._command_once(game_id, kind, args, fn, guard, state, hot)
+        except Exception as e:
+            if not self.store.is_db_error(e):
+                raise
+            if not getattr(e, "connection_invalidated", False) or state["committing"]:
                 raise StoreError(db_error_sentence(e, state["committing"])) from None
         state["committing"] = False
         try:
-            return self._command_once(game_id, kind, args, fn, guard, state)
-        except DBAPIError as e:
+            return self._command_once(game_id, kind, args, fn, guard, state, hot)
+        except Exception as e:
+            if not self.store.is_db_error(e):
+                raise
             raise StoreError(db_error_sentence(e, state["committing"])) from None
 
-    def _command_once(self, game_id, kind, args, fn, guard, state) -> Done:
+    def _command_once(self, game_id, kind, args, fn, guard, state, hot=False) -> Done:
+        if hot and self.store.optimistic:
+            done = self._command_optimistic(game_id, kind, args, fn, guard, state)
+            if done is not None:
+                return done
         entry = None
         try:
-            with self.store.locked(game_id) as (s, row):
+            with (self.store.hot(game_id) if hot else self.store.locked(game_id)) as (s, row):
                 entry = self.cache.take(game_id, row.rev - 1)
                 g = entry.game if entry is not None else self._game(s, row)
                 if guard is not None:
@@ -381,11 +396,9 @@ class HostBase:
                     cid = Store.add_command_fast(s, game_id, kind, args, ctx.ops, n0, new,
                                                  ctx.before, ctx.result)
                     if ctx.records:
-                        s.execute(ADD_VOTE_RECORD, [{"game_id": game_id, "command_id": cid,
-                                                     **r} for r in ctx.records])
-                    for k in ctx.posts:
-                        s.add(ImportedPostRow(game_id=game_id, post_key=k, command_id=cid))
-                    s.flush()
+                        Store.add_vote_records(s, game_id, cid, ctx.records)
+                    if ctx.posts:
+                        Store.add_imported_posts(s, game_id, cid, ctx.posts)
                     _test_pause(kind)
                     g.events[n0:] = new           # as they read back from the database
                     done.events = new
@@ -395,6 +408,55 @@ class HostBase:
         except LookupError:
             with self.store.session() as s:
                 raise self._no_game(s, game_id) from None
+        finally:
+            if entry is not None:
+                entry.lock.release()
+
+    def _command_optimistic(self, game_id, kind, args, fn, guard, state) -> Done | None:
+        """A plain command on a SQLite file, worked out before the write lock: the game at
+        the row's current revision (cached, or rebuilt from the events, read outside any
+        write transaction), ``guard`` and ``fn`` run on it; then the write transaction
+        bumps the row only if it is still at that revision, runs ``guard`` again (a
+        player's link is checked inside the transaction that stores the move), writes the
+        command and commits. So SQLite's one write lock, shared by every game, is held
+        only while the rows are written, not while the rules work. None when another
+        command changed the game in between (or it is not there): the caller then runs
+        the command inside the lock on the game as it is now."""
+        from ..store.hot import Conflict
+        try:
+            rtx, row = self.store.peek(game_id)
+        except LookupError:
+            return None
+        entry = self.cache.take(game_id, row.rev)
+        try:
+            g = entry.game if entry is not None else self._game(rtx, row)
+            if guard is not None:
+                guard(rtx, row, g)
+            n0 = len(g.events)
+            ctx = _Ctx(rtx, row, g)
+            done = fn(ctx)
+            store = not (ctx.nothing and len(g.events) == n0)
+            new = [normalize_event(e) for e in g.events[n0:]] if store else []
+            try:
+                with self.store.hot(game_id, expect=row.rev) as (s, now):
+                    if guard is not None:
+                        guard(s, now, g)
+                    if store:
+                        cid = Store.add_command_fast(s, game_id, kind, args, ctx.ops, n0,
+                                                     new, ctx.before, ctx.result)
+                        if ctx.records:
+                            Store.add_vote_records(s, game_id, cid, ctx.records)
+                        if ctx.posts:
+                            Store.add_imported_posts(s, game_id, cid, ctx.posts)
+                        _test_pause(kind)
+                    state["committing"] = True        # leaving the block commits
+            except Conflict:
+                return None
+            if store:
+                g.events[n0:] = new               # as they read back from the database
+                done.events = new
+            self.cache.put(game_id, now.rev, g)
+            return done
         finally:
             if entry is not None:
                 entry.lock.release()
@@ -535,6 +597,8 @@ def post_key(p) -> str:
 
 def _select_keys(game_id: int):
     from sqlalchemy import select
+
+    from ..store.models import ImportedPostRow
     return select(ImportedPostRow.post_key).where(ImportedPostRow.game_id == game_id)
 
 

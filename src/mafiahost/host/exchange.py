@@ -11,15 +11,7 @@ from ..engine.game import Game
 from ..names import NameRefused, validate_names
 from ..rules import load
 from ..rules.setup import deal
-from ..store import (
-    CommandRow,
-    EventRow,
-    GameRow,
-    ImportedPostRow,
-    Store,
-    VoteRecordRow,
-    now_iso,
-)
+from ..store import Store, now_iso
 from ..store import normalize as normalize_event
 from .core import (
     DEAL_SCHEME,
@@ -48,6 +40,8 @@ class ExchangeCommands(HostBase):
         """The whole game as one JSON-able dict (seed included: keep it private until the
         game is over)."""
         from sqlalchemy import select
+
+        from ..store.models import CommandRow, EventRow, ImportedPostRow
         with self.store.session() as s:
             row = self._row(s, game_id)
             cmds = Store.commands(s, game_id)
@@ -94,6 +88,7 @@ class ExchangeCommands(HostBase):
                             f"({type(e).__name__}); nothing was stored.") from None
 
     def _import(self, data: dict, name: str | None) -> Done:
+        from ..store.models import GameRow, ImportedPostRow, VoteRecordRow
         with self.store.session() as s:
             now = now_iso()
             row = GameRow(name=data.get("name", "") if name is None else name,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 
-from ..store import EventRow, PlayerLinkRow, WebKeyRow, now_iso, test_pause
 from ..store import accounts as A
+from ..store import now_iso, test_pause
 from .core import AccessDenied, HostBase, HostError, new_token
 
 
@@ -70,6 +70,8 @@ class LinkCommands(HostBase):
         statement or its parameters, and so never reaches a statement log."""
         from sqlalchemy import text
         from sqlalchemy.exc import IntegrityError
+
+        from ..store.models import WebKeyRow
         random = ("gen_random_uuid()::text || gen_random_uuid()::text"
                   if self.store.dialect == "postgresql" else "lower(hex(randomblob(32)))")
         for _ in range(3):
@@ -89,6 +91,8 @@ class LinkCommands(HostBase):
     # ---- players' links ----------------------------------------------------------------
     def _seats(self, s, game_id: int) -> list[str]:
         from sqlalchemy import select
+
+        from ..store.models import EventRow
         self._row(s, game_id)
         first = s.scalars(select(EventRow).where(EventRow.game_id == game_id,
                                                  EventRow.pos == 0)).first()
@@ -97,6 +101,8 @@ class LinkCommands(HostBase):
     def link_dates(self, game_id: int) -> dict[str, str | None]:
         """When each seat's current link was made (None: the seat has none yet)."""
         from sqlalchemy import select
+
+        from ..store.models import PlayerLinkRow
         with self.store.session() as s:
             seats = self._seats(s, game_id)
             have = dict(s.execute(select(PlayerLinkRow.seat, PlayerLinkRow.created_at)
@@ -109,6 +115,8 @@ class LinkCommands(HostBase):
         link are not in the answer: ``issue_links`` makes new ones."""
         from sqlalchemy import select
         from sqlalchemy.exc import IntegrityError
+
+        from ..store.models import PlayerLinkRow
         for _ in range(3):
             with self.store.session() as s:
                 seats = self._seats(s, game_id)
@@ -132,6 +140,8 @@ class LinkCommands(HostBase):
         """New links for ``seats`` (default: every seat), in seating order; each seat's
         old link ends at once. ``{seat: token}``, shown once."""
         from sqlalchemy import delete
+
+        from ..store.models import PlayerLinkRow
         with self.store.session() as s:
             all_seats = self._seats(s, game_id)
             want = all_seats if seats is None else seats
@@ -161,6 +171,8 @@ class LinkCommands(HostBase):
         """``(game id, seat)`` for a player's token, or None."""
         if not token or len(token) > 64:
             return None
+        if self.store.optimistic:         # a SQLite file: one indexed read, no ORM
+            return A.link_seat(self.store.peek_tx(), token)
         with self.store.session() as s:
             return A.link_seat(s, token)
 

@@ -78,7 +78,7 @@ class MoveCommands(HostBase):
                 "replace": replace}
         if bot_after is not None:
             args["bot_after"] = bot_after
-        return self._command(game_id, "act", args, fn, guard)
+        return self._command(game_id, "act", args, fn, guard, hot=True)
 
 
 def _move_words(g, key: str, ab_id: str, actor: str, targets, lang: str) -> str:

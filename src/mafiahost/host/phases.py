@@ -4,11 +4,9 @@ messages, role cards, the preview, undo and the host's log."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-from ..store import (
-    GameRow,
-    Store,
-)
+from ..store import Store
 from .core import (
     Done,
     HostBase,
@@ -20,6 +18,9 @@ from .core import (
     _say,
     format_event,
 )
+
+if TYPE_CHECKING:
+    from ..store.models import GameRow
 
 
 class PhaseCommands(HostBase):

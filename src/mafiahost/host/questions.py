@@ -32,4 +32,5 @@ class QuestionCommands(HostBase):
                                       f"Answer recorded: {g.display(seat)}, question "
                                       f"#{question} — {said}."))
         return self._command(game_id, "answer", {"player": player, "question": str(question),
-                                                 "answer": str(answer)}, fn, guard)
+                                                 "answer": str(answer)}, fn, guard,
+                             hot=True)

@@ -11,12 +11,7 @@ from ..engine.game import Game
 from ..names import NameRefused, validate_names
 from ..rules import load
 from ..rules.setup import deal
-from ..store import (
-    EventRow,
-    GameRow,
-    Store,
-    now_iso,
-)
+from ..store import Store, now_iso
 from ..store import normalize as normalize_event
 from .core import (
     SEED_LIMIT,
@@ -52,6 +47,7 @@ class SetupCommands(HostBase):
         refused with the warning unless ``accept_warnings``; what the seed forbids is
         always refused. ``bots`` ({seat: "random" | "sensible"}) seats bots that send
         their moves when each phase opens (``host/bots.py``)."""
+        from ..store.models import GameRow
         players = [p.strip() for p in players if p.strip()]
         from .deadlines import parse_schedule
         sched = parse_schedule(schedule)
@@ -119,6 +115,8 @@ class SetupCommands(HostBase):
 
     def list_games(self) -> list[dict]:
         from sqlalchemy import select
+
+        from ..store.models import EventRow, GameRow
         out = []
         with self.store.session() as s:
             for row in s.scalars(select(GameRow).order_by(GameRow.id)):
@@ -226,6 +224,7 @@ class SetupCommands(HostBase):
         from sqlalchemy import select
 
         from ..render.posts import Writer, deadline_words
+        from ..store.models import GameRow
         from . import deadlines
         now = deadlines.now()
         out = []

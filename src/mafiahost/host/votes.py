@@ -6,11 +6,7 @@ from datetime import datetime
 
 from ..engine.errors import Refused
 from ..names import NameRefused, Roster, special, validate_names
-from ..store import (
-    CommandRow,
-    VoteRecordRow,
-    now_iso,
-)
+from ..store import now_iso
 from .core import (
     Done,
     HostBase,
@@ -30,6 +26,8 @@ def _vote_settings(session, game_id: int) -> tuple[list[str], dict]:
     import json
 
     from sqlalchemy import select
+
+    from ..store.models import CommandRow
     hosts: list[str] = []
     aliases: dict = {}
     for kind, args in session.execute(
@@ -106,7 +104,7 @@ class VoteCommands(HostBase):
         args = {"voter": voter, "target": target, "at": at, "late": late}
         if bot_after is not None:
             args["bot_after"] = bot_after
-        return self._command(game_id, "vote", args, fn, guard)
+        return self._command(game_id, "vote", args, fn, guard, hot=True)
 
     def import_votes(self, game_id: int, text: str, since: str | None = None,
                      aliases: dict | None = None, lang: str | None = None,
@@ -246,6 +244,7 @@ class VoteCommands(HostBase):
         latest vote of the day, the author's vote becomes ``target`` at once, as a
         correction (no vote change is spent); when a later post of his counted, the fix is
         recorded and his current vote stays."""
+        from ..store.models import VoteRecordRow
         pid = post.strip().lstrip("#№").strip()
         if pid.lower().startswith("p") and pid[1:].isdigit():
             pid = pid[1:]
@@ -321,6 +320,8 @@ class VoteCommands(HostBase):
 
     def vote_records(self, game_id: int) -> list[dict]:
         from sqlalchemy import select
+
+        from ..store.models import CommandRow, VoteRecordRow
         with self.store.session() as s:
             self._row(s, game_id)
             rows = s.execute(select(VoteRecordRow, CommandRow.seq)

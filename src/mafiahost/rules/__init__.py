@@ -77,7 +77,10 @@ def load(ruleset_id: str, options: dict | None = None) -> RulesetSpec:
 def load_file(path, options: dict | None = None) -> RulesetSpec:
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # libyaml's parser when PyYAML has it (the same safe loader, ten times faster: a
+        # command-line call reads its rule set every time)
+        raw = yaml.load(path.read_text(encoding="utf-8"),
+                        Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as e:
         raise RulesetError(f"{path}: not valid YAML: {e}") from None
     return build(raw, str(path), options)

@@ -19,34 +19,29 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import (
-    bindparam,
-    create_engine,
-    delete,
-    event,
-    func,
-    inspect,
-    select,
-    text,
-    update,
-)
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session, sessionmaker
-
 from ..engine.events import Event
-from .models import (
-    Base,
-    CommandRow,
-    EventRow,
-    GameHostRow,
-    GameRow,
-    HostAccountRow,
-    HostSessionRow,
-    ImportedPostRow,
-    PlayerLinkRow,
-    VoteRecordRow,
-    WebKeyRow,
-)
+
+# SQLAlchemy (and the ORM models) are imported only when something needs them: a plain
+# command on a current SQLite file (a move, a vote, an answer) runs on the stdlib
+# ``sqlite3`` module alone (``store.hot``), so a command-line call does not pay for
+# importing SQLAlchemy. The models and prepared statements are still importable from here
+# (``from mafiahost.store import GameRow``): they are made on first use (PEP 562).
+_MODEL_NAMES = ("Base", "CommandRow", "EventRow", "GameHostRow", "GameRow", "HostAccountRow",
+                "HostSessionRow", "ImportedPostRow", "PlayerLinkRow", "VoteRecordRow",
+                "WebKeyRow")
+_STATEMENTS: dict = {}
+
+
+def __getattr__(name: str):
+    if name in _MODEL_NAMES:
+        from . import models
+        return getattr(models, name)
+    if name in ("ADD_VOTE_RECORD", "_BUMP", "_NOTIFY", "_MAX_SEQ", "_ADD_CMD", "_ADD_EVENT"):
+        if not _STATEMENTS:
+            _STATEMENTS.update(_statements())
+        return _STATEMENTS[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["HEAD", "Base", "CommandRow", "EventRow", "GameHostRow", "GameRow",
            "HostAccountRow", "HostSessionRow", "ImportedPostRow",
@@ -132,6 +127,16 @@ def normalize(e: Event) -> Event:
     return event_from_json(e.type, e.phase, event_to_json(e))
 
 
+def sqlite_path(url: str) -> str | None:
+    """The file of a plain ``sqlite:///path`` URL (what the stdlib ``sqlite3`` module can
+    open the same way SQLAlchemy does), or None (another database, an in-memory one, a
+    URL with query options)."""
+    if not url.startswith("sqlite:///") or "?" in url:
+        return None
+    path = url[len("sqlite:///"):]
+    return path if path and path != ":memory:" else None
+
+
 class Store:
     def __init__(self, db: str | None = None, wal: bool = True, pool: int | None = None):
         """``wal``: on SQLite, use the write-ahead log (readers never wait for the writer,
@@ -141,37 +146,79 @@ class Store:
         process (``NORMAL`` in WAL mode may lose the last commits on a power cut). Every
         command and the web app open SQLite so; ``wal=False`` keeps SQLite's rollback
         journal (tests of the old files). ``pool``: how many connections to keep (a web
-        process serves many requests at once)."""
+        process serves many requests at once).
+
+        On a SQLite file the SQLAlchemy engine is made only when a command needs it (the
+        plain commands run on ``sqlite3`` connections opened with the same settings:
+        ``hot``); on PostgreSQL it is made at once."""
         self.url = database_url(db)
-        kw = {}
-        if self.url.startswith("sqlite"):
-            kw["connect_args"] = {"timeout": 60}
-        if pool:
-            kw.update(pool_size=pool, max_overflow=pool // 2)
+        self._db, self._wal, self._pool = db, wal, pool
+        self.path = sqlite_path(self.url)
+        self._engine = None
+        self._session = None
+        self._lite = threading.local()        # this thread's sqlite3 connection
+        self._lite_all: list = []             # every one of them (closed by ``close``)
+        self._lite_lock = threading.Lock()
         # writers of this process queue on a lock instead of polling SQLite's busy
         # handler (which sleeps up to 100 ms between tries); other processes still
         # wait on SQLite's own lock
         self._writer = threading.Lock() if self.url.startswith("sqlite") else None
-        if os.environ.get("MAFIAHOST_SQL_ECHO"):      # every statement to the log
-            kw["echo"] = True
-        try:
-            self.engine: Engine = create_engine(self.url, **kw)
-        except Exception as e:  # noqa: BLE001 - any driver/URL error becomes a sentence
-            raise StoreError(f"Cannot use the database '{db}': {e}") from None
-        if self.engine.dialect.name == "sqlite":
-            _sqlite_transactions(self.engine, wal)
+        if self.path is None:
+            self.engine                       # noqa: B018 - a bad URL is a sentence now
         # PostgreSQL: every command tells the other processes which game changed
-        # (``NOTIFY mafiahost_games, '<id>'``; the web app's live updates LISTEN)
-        self._notify = self.engine.dialect.name == "postgresql"
-        self.Session = sessionmaker(self.engine, expire_on_commit=False)
+        # (``NOTIFY mafiahost_games, '<id>'`` after its commit: ``notify``; the web
+        # app's live updates LISTEN)
+        self._notify = self.url.startswith("postgresql")
         self.migrate()
 
     @property
+    def engine(self):
+        """The SQLAlchemy engine (made on first use)."""
+        if self._engine is None:
+            from sqlalchemy import create_engine
+            kw: dict = {}
+            if self.url.startswith("sqlite"):
+                kw["connect_args"] = {"timeout": 60}
+            if self._pool:
+                kw.update(pool_size=self._pool, max_overflow=self._pool // 2)
+            if os.environ.get("MAFIAHOST_SQL_ECHO"):      # every statement to the log
+                kw["echo"] = True
+            try:
+                engine = create_engine(self.url, **kw)
+            except Exception as e:  # noqa: BLE001 - any driver/URL error becomes a sentence
+                raise StoreError(f"Cannot use the database '{self._db}': {e}") from None
+            if engine.dialect.name == "sqlite":
+                _sqlite_transactions(engine, self._wal)
+            self._engine = engine
+        return self._engine
+
+    @property
+    def Session(self):  # noqa: N802 - a sessionmaker, named as one
+        if self._session is None:
+            from sqlalchemy.orm import sessionmaker
+            self._session = sessionmaker(self.engine, expire_on_commit=False)
+        return self._session
+
+    @property
     def dialect(self) -> str:
+        if self.url.startswith("sqlite"):
+            return "sqlite"
         return self.engine.dialect.name
 
     def migrate(self) -> None:
         """Create or upgrade the schema to the latest migration (a no-op when current)."""
+        if self.path is not None:
+            try:
+                c = self._lite_conn()
+                r = c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                              "name = 'alembic_version'").fetchone()
+                if r and c.execute("SELECT version_num FROM alembic_version"
+                                   ).fetchone() == (HEAD,):
+                    return                    # current: SQLAlchemy is not needed
+            except Exception as e:  # noqa: BLE001
+                raise StoreError(f"Cannot open the database {self.url!r}: "
+                                 f"{str(e).splitlines()[0]}") from None
+        from sqlalchemy import inspect, text
         try:
             with self.engine.connect() as c:
                 current = None
@@ -199,7 +246,16 @@ class Store:
             command.upgrade(cfg, "head")
 
     def close(self) -> None:
-        self.engine.dispose()
+        with self._lite_lock:
+            conns, self._lite_all = self._lite_all, []
+        for c in conns:
+            try:
+                c.close()
+            except Exception:  # noqa: BLE001 - closing is best effort
+                pass
+        self._lite = threading.local()
+        if self._engine is not None:
+            self._engine.dispose()
 
     # ---- transactions ------------------------------------------------------------------
     @contextmanager
@@ -220,48 +276,157 @@ class Store:
             return
         with self._locked(game_id) as x:
             yield x
+        if self._notify:
+            self.notify(game_id)
 
     @contextmanager
     def _locked(self, game_id: int):
+        from . import models
         with self.Session() as s, s.begin():
             _IMMEDIATE.on = True      # SQLite: BEGIN IMMEDIATE takes the write lock at once
             try:
                 s.connection()        # (a deferred BEGIN could meet a stale WAL snapshot)
             finally:
                 _IMMEDIATE.on = False
-            n = s.execute(_BUMP, {"gid": game_id, "now": now_iso()}).rowcount
+            st = __getattr__("_BUMP")
+            n = s.execute(st, {"gid": game_id, "now": now_iso()}).rowcount
             if not n:
                 raise LookupError(game_id)
+            yield s, s.get(models.GameRow, game_id)
+
+    @property
+    def optimistic(self) -> bool:
+        """Whether a plain command works on its game before it takes the write lock
+        (``peek``, then ``hot(expect=rev)``): on a SQLite file, whose one write lock is
+        shared by every game, so that the lock is held only while the rows are written."""
+        return self.path is not None
+
+    def peek_tx(self):
+        """A reader on this thread's stdlib connection (a SQLite file only): each
+        statement reads the latest commit."""
+        from .hot import SqliteTx
+        return SqliteTx(self._lite_conn())
+
+    def peek(self, game_id: int):
+        """``(tx, row)`` to read with outside any write transaction (a SQLite file only):
+        what a plain command reads before ``hot(game_id, expect=row.rev)``. LookupError
+        when there is no such game."""
+        from .hot import SqliteTx
+        tx = SqliteTx(self._lite_conn())
+        return tx, tx.read(game_id)
+
+    @contextmanager
+    def hot(self, game_id: int, expect: int | None = None):
+        """The write transaction of a plain command (a move, a vote, an answer): the same
+        promise as ``locked`` (the row's ``rev`` bumped first, one transaction, a
+        notification on PostgreSQL) with hand-written statements and no ORM object:
+        ``(tx, row)``, ``row`` a read-only ``GameRecord``. On a SQLite file it runs on the
+        stdlib ``sqlite3`` module (this thread's connection, opened as the engine opens
+        its own); elsewhere on a SQLAlchemy Core connection. With ``expect`` the bump
+        happens only if the row's revision is still ``expect`` (``hot.Conflict``
+        otherwise: another command came first)."""
+        from .hot import CoreTx, SqliteTx
+        if self.path is None:
+            with self.engine.begin() as c:
+                tx = CoreTx(c, self.dialect)
+                yield tx, tx.bump(game_id, now_iso(), expect)
             if self._notify:
-                # delivered to every LISTENing process at the commit, never on a rollback
-                s.execute(_NOTIFY, {"gid": str(game_id)})
-            yield s, s.get(GameRow, game_id)
+                self.notify(game_id)
+            return
+        assert self._writer is not None
+        with self._writer:
+            c = self._lite_conn()
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                tx = SqliteTx(c)
+                yield tx, tx.bump(game_id, now_iso(), expect)
+                c.execute("COMMIT")
+            except BaseException:
+                if c.in_transaction:
+                    c.execute("ROLLBACK")
+                raise
+
+    def notify(self, game_id: int) -> None:
+        """PostgreSQL: tell every LISTENing process that the game changed, after the
+        command's commit, in a short transaction of its own that does not wait for the
+        disk (``synchronous_commit`` off: a lost notification only delays a live update
+        until the safety poll). Sent inside the command's transaction, it would hold
+        PostgreSQL's one notification lock through the commit's flush to the disk, so
+        that no two commands could commit at once. A failure here is not the command's:
+        the command is stored."""
+        try:
+            with self.engine.begin() as c:
+                c.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+                c.exec_driver_sql(f"SELECT pg_notify('{NOTIFY_CHANNEL}', '{int(game_id)}')")
+        except Exception:  # noqa: BLE001 - the live update waits for the safety poll
+            pass
+
+    def _lite_conn(self):
+        """This thread's stdlib ``sqlite3`` connection to the file, opened with the
+        engine's settings (foreign keys, WAL, ``synchronous=FULL``, a 60 s busy timeout,
+        transactions begun by us)."""
+        c = getattr(self._lite, "conn", None)
+        if c is None:
+            import sqlite3
+            c = sqlite3.connect(self.path, timeout=60, isolation_level=None,
+                                check_same_thread=False)
+            c.execute("PRAGMA foreign_keys=ON")
+            if self._wal:
+                c.execute("PRAGMA journal_mode=WAL")
+                c.execute("PRAGMA synchronous=FULL")      # durable at each commit
+            self._lite.conn = c
+            with self._lite_lock:
+                self._lite_all.append(c)
+        return c
+
+    def is_db_error(self, e: BaseException) -> bool:
+        """Whether ``e`` is the database's failure (either driver stack)."""
+        import sqlite3
+        if isinstance(e, sqlite3.Error):
+            return True
+        import sys
+        exc = sys.modules.get("sqlalchemy.exc")   # not imported: it cannot be its error
+        return exc is not None and isinstance(e, exc.DBAPIError)
 
     # ---- reading -----------------------------------------------------------------------
     @staticmethod
-    def events(s: Session, game_id: int) -> list[Event]:
+    def events(s, game_id: int) -> list[Event]:
+        if getattr(s, "hot", False):
+            return s.events(game_id)
+        from sqlalchemy import select
+
+        from .models import EventRow
         rows = s.execute(select(EventRow.type, EventRow.phase, EventRow.body)
                          .where(EventRow.game_id == game_id).order_by(EventRow.pos))
         return [event_from_json(t, p, b) for t, p, b in rows]
 
     @staticmethod
-    def commands(s: Session, game_id: int, live_only: bool = True) -> list[CommandRow]:
+    def commands(s, game_id: int, live_only: bool = True) -> list:
+        from sqlalchemy import select
+
+        from .models import CommandRow
         q = select(CommandRow).where(CommandRow.game_id == game_id)
         if live_only:
             q = q.where(CommandRow.undone.is_(False))
         return list(s.scalars(q.order_by(CommandRow.seq)))
 
     @staticmethod
-    def last_command(s: Session, game_id: int) -> CommandRow | None:
+    def last_command(s, game_id: int):
+        from sqlalchemy import select
+
+        from .models import CommandRow
         return s.scalars(select(CommandRow).where(CommandRow.game_id == game_id,
                                                   CommandRow.undone.is_(False))
                          .order_by(CommandRow.seq.desc()).limit(1)).first()
 
     # ---- writing -----------------------------------------------------------------------
     @staticmethod
-    def add_command(s: Session, game_id: int, kind: str, args: dict, ops: list,
+    def add_command(s, game_id: int, kind: str, args: dict, ops: list,
                     first: int, events: list[Event], before: dict | None = None,
-                    result: dict | None = None) -> CommandRow:
+                    result: dict | None = None):
+        from sqlalchemy import func, select
+
+        from .models import CommandRow, EventRow
         seq = (s.scalar(select(func.max(CommandRow.seq))
                         .where(CommandRow.game_id == game_id)) or 0) + 1
         cmd = CommandRow(game_id=game_id, seq=seq, kind=kind, args=_dumps(args),
@@ -277,40 +442,74 @@ class Store:
         return cmd
 
     @staticmethod
-    def add_command_fast(s: Session, game_id: int, kind: str, args: dict, ops: list,
+    def add_command_fast(s, game_id: int, kind: str, args: dict, ops: list,
                          first: int, events: list[Event], before: dict | None = None,
                          result: dict | None = None) -> int:
         """``add_command`` with prepared statements and no ORM object: the command's id
         (the hot path of every move and vote)."""
-        seq = (s.execute(_MAX_SEQ, {"gid": game_id}).scalar() or 0) + 1
-        cid = s.execute(_ADD_CMD, {
-            "game_id": game_id, "seq": seq, "kind": kind, "args": _dumps(args),
-            "ops": _dumps(ops), "before": _dumps(before or {}),
-            "result": _dumps(result or {}), "first_event": first,
-            "n_events": len(events), "undone": False, "at": now_iso()}).scalar_one()
+        fields = {"game_id": game_id, "kind": kind, "args": _dumps(args), "ops": _dumps(ops),
+                  "before": _dumps(before or {}), "result": _dumps(result or {}),
+                  "first_event": first, "n_events": len(events), "undone": False,
+                  "at": now_iso()}
+        if getattr(s, "hot", False):
+            return s.add_command(fields, [
+                (game_id, first + i, e.type, e.phase, event_to_json(e))
+                for i, e in enumerate(events)])
+        seq = (s.execute(__getattr__("_MAX_SEQ"), {"gid": game_id}).scalar() or 0) + 1
+        cid = s.execute(__getattr__("_ADD_CMD"), {**fields, "seq": seq}).scalar_one()
         if events:
-            s.execute(_ADD_EVENT, [
+            s.execute(__getattr__("_ADD_EVENT"), [
                 {"game_id": game_id, "pos": first + i, "command_id": cid, "type": e.type,
                  "phase": e.phase, "body": event_to_json(e)} for i, e in enumerate(events)])
         return cid
 
     @staticmethod
-    def drop_command_effects(s: Session, cmd: CommandRow) -> None:
+    def add_vote_records(s, game_id: int, cid: int, records: list[dict]) -> None:
+        rows = [{"game_id": game_id, "command_id": cid, **r} for r in records]
+        if getattr(s, "hot", False):
+            s.add_vote_records(rows)
+        else:
+            s.execute(__getattr__("ADD_VOTE_RECORD"), rows)
+
+    @staticmethod
+    def add_imported_posts(s, game_id: int, cid: int, keys: list[str]) -> None:
+        if getattr(s, "hot", False):
+            s.add_imported_posts(game_id, cid, keys)
+            return
+        from .models import ImportedPostRow
+        for k in keys:
+            s.add(ImportedPostRow(game_id=game_id, post_key=k, command_id=cid))
+        s.flush()
+
+    @staticmethod
+    def drop_command_effects(s, cmd) -> None:
         """Delete what ``cmd`` wrote (its events and vote records) and mark it undone."""
+        from sqlalchemy import delete
+
+        from .models import EventRow, ImportedPostRow, VoteRecordRow
         for t in (EventRow, VoteRecordRow, ImportedPostRow):
             s.execute(delete(t).where(t.command_id == cmd.id))
         cmd.undone = True
 
 
-_G, _C = GameRow.__table__, CommandRow.__table__
-_BUMP = (update(_G).where(_G.c.id == bindparam("gid"))
-         .values(rev=_G.c.rev + 1, updated_at=bindparam("now")))
 NOTIFY_CHANNEL = "mafiahost_games"
-_NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :gid)")
-_MAX_SEQ = select(func.max(_C.c.seq)).where(_C.c.game_id == bindparam("gid"))
-_ADD_CMD = _C.insert().returning(_C.c.id)
-_ADD_EVENT = EventRow.__table__.insert()
-ADD_VOTE_RECORD = VoteRecordRow.__table__.insert()
+
+
+def _statements() -> dict:
+    """The ORM path's prepared statements (made when first used)."""
+    from sqlalchemy import bindparam, func, select, text, update
+
+    from .models import CommandRow, EventRow, GameRow, VoteRecordRow
+    _G, _C = GameRow.__table__, CommandRow.__table__
+    return {
+        "_BUMP": (update(_G).where(_G.c.id == bindparam("gid"))
+                  .values(rev=_G.c.rev + 1, updated_at=bindparam("now"))),
+        "_NOTIFY": text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :gid)"),
+        "_MAX_SEQ": select(func.max(_C.c.seq)).where(_C.c.game_id == bindparam("gid")),
+        "_ADD_CMD": _C.insert().returning(_C.c.id),
+        "_ADD_EVENT": EventRow.__table__.insert(),
+        "ADD_VOTE_RECORD": VoteRecordRow.__table__.insert(),
+    }
 
 
 def _dumps(x) -> str:
@@ -320,10 +519,12 @@ def _dumps(x) -> str:
 _IMMEDIATE = threading.local()     # set while ``Store.locked`` begins its transaction
 
 
-def _sqlite_transactions(engine: Engine, wal: bool = True) -> None:
+def _sqlite_transactions(engine, wal: bool = True) -> None:
     """Let SQLAlchemy, not the sqlite3 module, begin transactions (the documented recipe),
     so every statement of a command is inside its one transaction. A write transaction
     (``Store.locked``) begins IMMEDIATE: it waits for the write lock up front."""
+    from sqlalchemy import event
+
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn, _rec):
         dbapi_conn.isolation_level = None

@@ -65,6 +65,23 @@ def _touchable(n, actor, targets, what: str) -> bool:
     return True
 
 
+@constraint("odessa_not_tied")
+def odessa_not_tied(g, p, ab, ts, params):
+    """«При этом они становятся неуязвимыми для всех действий КРОМЕ проверки комиссара»: a
+    move on a tied player is void, so it is refused when sent — unless a joker is seated who
+    may send it onto another first target. ``only_first``: only the first target is touched
+    by this move itself (the chameleon's copy: the second is judged by the copied move)."""
+    s = g.state
+    for i, t in enumerate(ts[:1] if params.get("only_first") else ts):
+        tp = s.players[t]
+        if tp.st and s.has(tp, TIED) and (i > 0 or not g.may_be_redirected(p)):
+            return (f"Игрок «{t}» после ничьей на голосовании неуязвим этой ночью для всех "
+                    f"действий, кроме проверки комиссара.",
+                    f"'{t}' tied at the vote and is untouchable tonight by every move but the "
+                    f"commissar's check.")
+    return None
+
+
 # ---- library mechanics behind the tie's untouchability ------------------------------------
 
 @mechanic("odessa_cover", cover_aware=True)
@@ -381,6 +398,7 @@ def odessa_tie(g, dc, leaders):
     for name in leaders:
         p = s.players[name]
         g.set_status(p, "blocked", "tie", until=s.idx + 1)
+        g.set_status(p, "no_action", "tie", until=s.idx + 1)   # known: his moves are refused
         g.set_status(p, TIED, "tie", until=s.idx + 1)
     g.emit("no_lynch", PUBLIC, why="tie", shielded=list(leaders))
     return None

@@ -1,0 +1,187 @@
+"""The store's hot path: the transaction of a plain command (a move, a vote, an answer)
+with hand-written statements and no ORM object (``Store.hot``).
+
+``SqliteTx`` runs on a stdlib ``sqlite3`` connection (no SQLAlchemy import at all, which
+is most of a command-line call's start-up); ``CoreTx`` on a SQLAlchemy Core connection
+(PostgreSQL, and SQLite URLs the stdlib cannot open as given). Both write exactly the rows
+``Store.add_command_fast`` writes through the ORM path, in one transaction begun by the
+game row's ``rev`` bump (the write lock on SQLite, the row lock on PostgreSQL).
+
+``bump(expect=rev)`` is the compare-and-set of the optimistic path (``Store.peek``): the
+command was worked out on the game at revision ``rev`` outside the write lock, and is
+written only if the row is still at ``rev`` (``Conflict`` otherwise, and the command runs
+again inside the lock)."""
+
+from __future__ import annotations
+
+from ..engine.events import Event
+
+#: the ``games`` columns, in the order of the table (``models.GameRow``)
+GAME_COLUMNS = ("id", "name", "ruleset", "ruleset_version", "options", "seed", "salt",
+                "commitment", "dealt", "lang", "fmt", "deadline", "deadline_phase", "rev",
+                "created_at", "updated_at")
+_COLS = ", ".join(GAME_COLUMNS)
+_CMD_COLS = ("game_id", "kind", "args", "ops", "before", "result", "first_event",
+             "n_events", "undone", "at")
+_VOTE_COLS = ("game_id", "command_id", "phase", "voter", "target", "at", "source",
+              "post_key", "status", "note")
+
+
+class Conflict(Exception):
+    """``Store.hot(expect=rev)``: the game's row is no longer at that revision."""
+
+
+class GameRecord:
+    """A game's row as the hot path read it: the columns as attributes, read-only (a
+    command that changes the row itself, such as a deadline, runs on the ORM path)."""
+
+    __slots__ = GAME_COLUMNS
+
+    def __init__(self, values):
+        for k, v in zip(GAME_COLUMNS, values, strict=True):
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "dealt", bool(self.dealt))
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"the hot path's game row is read-only ({name})")
+
+
+def _q(col: str) -> str:
+    return f'"{col}"'
+
+
+class SqliteTx:
+    """A write transaction on a stdlib ``sqlite3`` connection (begun IMMEDIATE by
+    ``Store.hot``)."""
+
+    hot = True
+    dialect = "sqlite"
+
+    def __init__(self, conn):
+        self.c = conn
+
+    def execute(self, sql: str, params=()):
+        return self.c.execute(sql, params)
+
+    def read(self, game_id: int) -> GameRecord:
+        r = self.c.execute(f"SELECT {_COLS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        if r is None:
+            raise LookupError(game_id)
+        return GameRecord(r)
+
+    def bump(self, game_id: int, now: str, expect: int | None = None) -> GameRecord:
+        if expect is None:
+            r = self.c.execute(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                               f"RETURNING {_COLS}", (now, game_id)).fetchone()
+        else:
+            r = self.c.execute(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                               f"AND rev = ? RETURNING {_COLS}",
+                               (now, game_id, expect)).fetchone()
+            if r is None:
+                raise Conflict(game_id)
+        if r is None:
+            raise LookupError(game_id)
+        return GameRecord(r)
+
+    def events(self, game_id: int) -> list[Event]:
+        from . import event_from_json
+        return [event_from_json(t, p, b) for t, p, b in self.c.execute(
+            "SELECT type, phase, body FROM events WHERE game_id = ? ORDER BY pos",
+            (game_id,))]
+
+    def add_command(self, f: dict, events: list[tuple]) -> int:
+        cols = ", ".join(_q(k) for k in _CMD_COLS)
+        (cid,) = self.c.execute(
+            f"INSERT INTO commands (seq, {cols}) SELECT COALESCE(MAX(seq), 0) + 1, "
+            f"{', '.join('?' * len(_CMD_COLS))} FROM commands WHERE game_id = ? "
+            f"RETURNING id", (*[f[k] for k in _CMD_COLS], f["game_id"])).fetchone()
+        if events:
+            self.c.executemany("INSERT INTO events (game_id, pos, command_id, type, phase, "
+                               "body) VALUES (?, ?, ?, ?, ?, ?)",
+                               [(g, p, cid, t, ph, b) for g, p, t, ph, b in events])
+        return cid
+
+    def add_vote_records(self, rows: list[dict]) -> None:
+        self.c.executemany(
+            f"INSERT INTO vote_records ({', '.join(_q(k) for k in _VOTE_COLS)}) "
+            f"VALUES ({', '.join('?' * len(_VOTE_COLS))})",
+            [tuple(r.get(k) for k in _VOTE_COLS) for r in rows])
+
+    def add_imported_posts(self, game_id: int, cid: int, keys: list[str]) -> None:
+        self.c.executemany("INSERT INTO imported_posts (game_id, post_key, command_id) "
+                           "VALUES (?, ?, ?)", [(game_id, k, cid) for k in keys])
+
+    def link_seat(self, token_hash: str) -> tuple[int, str] | None:
+        r = self.c.execute("SELECT game_id, seat FROM player_links WHERE token_hash = ?",
+                           (token_hash,)).fetchone()
+        return (r[0], r[1]) if r else None
+
+
+class CoreTx:
+    """A write transaction on a SQLAlchemy Core connection (``engine.begin()``): the same
+    statements as ``SqliteTx`` in the driver's own parameter style, each one round trip
+    (the row bump, the notification and the row read are one statement on PostgreSQL).
+    A connection lost underneath raises SQLAlchemy's ``DBAPIError`` with
+    ``connection_invalidated`` set, which the host's command retries once."""
+
+    hot = True
+
+    def __init__(self, conn, dialect: str):
+        self.c = conn
+        self.dialect = dialect
+        self.pg = dialect == "postgresql"
+
+    def execute(self, statement, params=None):
+        """A SQLAlchemy statement (``text()``, ``select()``…) in this transaction."""
+        return self.c.execute(statement, params) if params is not None \
+            else self.c.execute(statement)
+
+    def _sql(self, sql: str, params):
+        if self.pg:
+            sql = sql.replace("?", "%s")
+        return self.c.exec_driver_sql(sql, params)
+
+    def bump(self, game_id: int, now: str, expect: int | None = None) -> GameRecord:
+        if expect is None:
+            r = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                          f"RETURNING {_COLS}", (now, game_id)).fetchone()
+        else:
+            r = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                          f"AND rev = ? RETURNING {_COLS}", (now, game_id, expect)).fetchone()
+            if r is None:
+                raise Conflict(game_id)
+        if r is None:
+            raise LookupError(game_id)
+        return GameRecord(tuple(r))
+
+    def events(self, game_id: int) -> list[Event]:
+        from . import event_from_json
+        return [event_from_json(t, p, b) for t, p, b in self._sql(
+            "SELECT type, phase, body FROM events WHERE game_id = ? ORDER BY pos",
+            (game_id,))]
+
+    def add_command(self, f: dict, events: list[tuple]) -> int:
+        cols = ", ".join(_q(k) for k in _CMD_COLS)
+        (cid,) = self._sql(
+            f"INSERT INTO commands (seq, {cols}) SELECT COALESCE(MAX(seq), 0) + 1, "
+            f"{', '.join('?' * len(_CMD_COLS))} FROM commands WHERE game_id = ? "
+            f"RETURNING id", (*[f[k] for k in _CMD_COLS], f["game_id"])).fetchone()
+        if events:
+            self._sql("INSERT INTO events (game_id, pos, command_id, type, phase, body) "
+                      "VALUES (?, ?, ?, ?, ?, ?)",
+                      [(g, p, cid, t, ph, b) for g, p, t, ph, b in events])
+        return cid
+
+    def add_vote_records(self, rows: list[dict]) -> None:
+        self._sql(f"INSERT INTO vote_records ({', '.join(_q(k) for k in _VOTE_COLS)}) "
+                  f"VALUES ({', '.join('?' * len(_VOTE_COLS))})",
+                  [tuple(r.get(k) for k in _VOTE_COLS) for r in rows])
+
+    def add_imported_posts(self, game_id: int, cid: int, keys: list[str]) -> None:
+        self._sql("INSERT INTO imported_posts (game_id, post_key, command_id) "
+                  "VALUES (?, ?, ?)", [(game_id, k, cid) for k in keys])
+
+    def link_seat(self, token_hash: str) -> tuple[int, str] | None:
+        r = self._sql("SELECT game_id, seat FROM player_links WHERE token_hash = ?",
+                      (token_hash,)).fetchone()
+        return (r[0], r[1]) if r else None

@@ -20,6 +20,7 @@ policy ``singapore_blood`` jails the tied player whose name is written.
 """
 
 from . import (  # noqa: F401
+    cards,
     clans,
     common,
     cops,
@@ -30,6 +31,7 @@ from . import (  # noqa: F401
     neutrals,
     night,
     professions,
+    rewards,
     town,
     victory,
 )

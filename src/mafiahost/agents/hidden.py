@@ -34,6 +34,8 @@ PUBLIC_KINDS = {
     "envelope", "killer_order_done", "will_read", "blood_written",
     "blood_tie", "trip", "vote_withdrawn",
     "gagged",                                   # singapore: the gag is announced, by name only
+    "kidnapped", "psycho_revenge",              # singapore: «Кого похитили с утра известно»; a blast
+    "ghost_risen",                              # singapore: the ghost posts in italics, seen by all
 }
 # the fields a public event must not carry
 NEVER_PUBLIC_FIELDS = {"vote_switched": ("by",)}
@@ -47,6 +49,8 @@ TO_KINDS = {
     "vest_hit", "visitor_known", "watch_result", "action_gained", "cursed",
     "recruit_attempt", "witness_result",
     "trashed",                                  # singapore: the thug learns what he found
+    "puppet_vote",                              # the one whose vote another casts (kidnapped)
+    "drink_missed",                             # singapore: the ghost found nobody at home
     "guess_missed",                             # singapore: the maniac named a wrong role
     "question_asked", "question_answered",      # a question put to the player, his answer
     "move_forced", "forced_move_failed",        # a move the rules make for him; its failure

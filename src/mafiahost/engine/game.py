@@ -483,7 +483,8 @@ class Game:
                         f"'{p.name}' is out of the game (dead or removed) and cannot act.")
         elif ab.while_dead is not None:
             when = {"lynched_last_day": "после выноса на голосовании",
-                    "killed_last_night": "после гибели прошлой ночью"}[ab.while_dead]
+                    "killed_last_night": "после гибели прошлой ночью",
+                    "always": "выбывшим из игры"}[ab.while_dead]
             return (f"«{ab.name_ru}» можно использовать только {when}.",
                     f"'{ab.name_en}' can only be used {ab.while_dead.replace('_', ' ')}.")
         if p.st and (s.has(p, "jailed") and not ab.while_jailed or s.has(p, "no_action")
@@ -553,12 +554,15 @@ class Game:
 
     def _dead_may_act(self, p: Player, ab: AbilitySpec) -> bool:
         """A few abilities are for the dead: the phantom after a lynch (``lynched_last_day``:
-        the night after), a last word written in blood (``killed_last_night``)."""
+        the night after), a last word written in blood (``killed_last_night``), the moves of
+        a role the dead take on and play on with (``always``: a ghost)."""
         s = self.state
         if ab.while_dead == "lynched_last_day":
             return p.how == "lynched" and p.died == s.idx - 1
         if ab.while_dead == "killed_last_night":
             return p.how != "lynched" and p.died == self.last_night_idx()
+        if ab.while_dead == "always":      # a role that plays on after leaving (a ghost)
+            return True
         return False
 
     def _status_refusal(self, p: Player, ab: AbilitySpec):

@@ -51,7 +51,7 @@ _DAY = {"against_all", "against_all_share", "quorum", "nonvoters_against_self", 
 _CHOICES = {
     ("ability", "phase"): ("night", "day"),
     ("ability", "self_target"): ("allowed", "forbidden", "only_if_few"),
-    ("ability", "while_dead"): (None, "lynched_last_day", "killed_last_night"),
+    ("ability", "while_dead"): (None, "lynched_last_day", "killed_last_night", "always"),
     ("day", "against_all"): ("never", "first_day", "every_day"),
     ("day", "judge_fallback"): ("next_most_votes", "no_lynch"),
     ("faction", "side"): ("town", "criminal", "single"),

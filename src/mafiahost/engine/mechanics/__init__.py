@@ -137,6 +137,7 @@ def load_all() -> None:
         questions,
         recruit,
         redirect,
+        revenge,
         targets,
         watch,
     )

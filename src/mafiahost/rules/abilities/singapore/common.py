@@ -25,6 +25,7 @@ SHOP = {  # item: (price, stock)
     "antidote": (1, 5), "antidote_scorpion": (1, 5),
     "will": (5, 2), "trap": (6, 2), "siren": (4, 3), "rum": (2, 4), "cross": (1, 7),
     "gag": (3, 2),
+    "explosive": (3, 7),   # «Покупается только фанатиком и психом» (their roles only)
     # the cards (визитки), one of each in stock (rules/abilities/singapore/cards.py)
     "card_health": (3, 1), "card_mvd": (3, 1), "card_press": (3, 1),
     "card_thief_red": (5, 1), "card_thief_green": (5, 1),
@@ -54,7 +55,7 @@ ITEM_NAMES = {
                           "Antidote (vampire and scorpion)"),
     "will": ("Завещание", "Will"), "trap": ("Ловушка", "Trap"), "siren": ("Сирена", "Siren"),
     "rum": ("Бутылка рома", "A bottle of rum"), "cross": ("Освященный крест", "Holy cross"),
-    "gag": ("Кляп", "Gag"),
+    "gag": ("Кляп", "Gag"), "explosive": ("Взрывчатка", "Explosives"),
     "card_health": ("Визитка министра здравоохранения", "Card of the Minister of Health"),
     "card_mvd": ("Визитка министра МВД", "Card of the Minister of the Interior"),
     "card_press": ("Визитка министра печати и туризма",
@@ -85,6 +86,7 @@ CATEGORY = {
     "heal": "stayed", "bandage": "stayed", "steal": "stayed", "excursion": "stayed",
     "tour": "stayed", "confess": "stayed", "bite_blood": "stayed", "bite_turn": "stayed",
     "recruit": "stayed", "disguise": "stayed",
+    "hunt_priest": "watched", "blast": "blew",   # «взорвала кого-то (псих, фанатик)»
 }
 
 
@@ -103,7 +105,10 @@ def purse(g, p) -> int:
 
 
 def earn(g, p, n: int, why: str) -> None:
-    """Income: a clan member's goes to the treasury; remembered per member (succession)."""
+    """Income: a clan member's goes to the treasury; remembered per member (succession).
+    The psycho «денег не зарабатывает»: he earns nothing (he still pays)."""
+    if n > 0 and p.role == "psycho":
+        return
     if p.faction in CLANS:
         key = "treasury:" + p.faction
         total = counter(g, key, 0) + n

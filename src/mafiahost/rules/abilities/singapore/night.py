@@ -55,7 +55,7 @@ def dawn(n, params):
         if gun and t.role == "priest":
             g.emit("saved", HOST, player=t.name, by="priest_immune", cause=a.cause)
             continue
-        if gun and t.role in VAMPIRES and a.cause != "silver":
+        if (gun or a.cause == "blast") and t.role in VAMPIRES and a.cause != "silver":
             g.emit("saved", HOST, player=t.name, by="vampire_immune", cause=a.cause)
             continue
         if gun and a.cause not in ("maniac_kill", "suicide_curse") and a.kind == "direct":
@@ -108,7 +108,9 @@ def dawn(n, params):
         vamp = t.role in VAMPIRES
         if is_clan(k):
             if k.faction != t.faction:       # a jailed colleague shot: no income
-                earn(g, k, 3 if vamp else 1, "kill")
+                # «Фанатик. Убийство священника - 3 монеты»
+                blown = a.cause == "blast" and t.role == "priest"
+                earn(g, k, 3 if vamp or blown else 1, "kill")
         elif k.faction == "cops":
             earn(g, k, 3 if vamp else (1 if is_clan(t) else 0), "kill")
             if t.faction == "town":

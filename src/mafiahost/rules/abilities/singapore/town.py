@@ -101,7 +101,7 @@ def confess(n, actor, targets, params):
     if g.state.status_value(t, "curse"):
         g.clear_status(t, "curse")
         g.emit("curse_lifted", g.to(t), to=t.name)
-    if t.role in ("witch", "vampire", "fanatic"):
+    if t.role in ("witch", "vampire", "fanatic_a", "fanatic_b"):
         g.set_status(t, "no_action", True, until=n.idx + 2)
     if t.role == "turned_vampire":
         was = g.state.status_value(t, "was") or ["civilian", "town"]

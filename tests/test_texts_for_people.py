@@ -305,8 +305,8 @@ def test_engine_refusals_about_a_player_use_neutral_words(ruleset):
     for p in g.state.order[1:]:
         for ab, ts in g.legal_moves(p.name)[:1]:
             g.submit(p.name, ab, list(ts))
-            for call in (lambda: g.submit(p.name, ab, list(ts)),
-                         lambda: g.submit(first, ab, list(ts)),
+            for call in (lambda p=p, ab=ab, ts=ts: g.submit(p.name, ab, list(ts)),
+                         lambda ab=ab, ts=ts: g.submit(first, ab, list(ts)),
                          lambda: g.replace_player(first, "Новичок")):
                 try:
                     call()

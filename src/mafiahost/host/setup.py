@@ -9,11 +9,11 @@ import os
 from ..engine.errors import RulesetError
 from ..engine.game import Game
 from ..names import NameRefused, validate_names
+from ..render.wording import choose, read_gender
 from ..rules import load
 from ..rules.setup import deal
 from ..store import Store, now_iso
 from ..store import normalize as normalize_event
-from ..render.wording import choose, read_gender
 from .core import (
     SEED_LIMIT,
     Done,

@@ -89,6 +89,11 @@ class BotCommands:
                     if item[0] == "vote":
                         d = self.vote(game_id, seat, item[1], lang=lang, hints=False,
                                       source="bot", bot_after=after)
+                    elif item[1] == "answer" and g.rules.abilities.get(
+                            f"{g.state.players[seat].role}.answer") is None:
+                        # an answer to a question put to the seat (its id, its option)
+                        d = self.answer(game_id, seat, item[2][0], item[2][1], lang,
+                                        bot_after=after)
                     else:
                         d = self.act(game_id, seat, item[1], list(item[2]), False, lang,
                                      hints=False, bot_after=after)

@@ -305,8 +305,8 @@ def test_engine_refusals_about_a_player_use_neutral_words(ruleset):
     for p in g.state.order[1:]:
         for ab, ts in g.legal_moves(p.name)[:1]:
             g.submit(p.name, ab, list(ts))
-            for call in (lambda: g.submit(p.name, ab, list(ts)),
-                         lambda: g.submit(first, ab, list(ts)),
+            for call in (lambda p=p, ab=ab, ts=ts: g.submit(p.name, ab, list(ts)),
+                         lambda ab=ab, ts=ts: g.submit(first, ab, list(ts)),
                          lambda: g.replace_player(first, "Новичок")):
                 try:
                     call()
@@ -394,3 +394,95 @@ def test_every_roll_says_what_it_was_for(ruleset):
                 if e.type == "roll" and w.roll_words(e.data["why"]) == w.term("roll_other"):
                     missing.add(e.data["why"])
     assert not missing, sorted(missing)
+
+
+def test_genders_given_by_the_host_choose_the_words(tmp_path):
+    """`--players "Анна:ж,Борис:м"`: the names are stored without the mark, the host's
+    sentences take the player's gender («выведена», «не отписался»), a name is declined
+    by it (a woman's «Ник» stays «Ник»), neutral wording where none was given; a bad mark
+    is one sentence and no game; `game gender` changes it and undo takes it back; the
+    export still verifies."""
+    from test_web_support import ROLES6
+
+    from mafiahost.host.core import HostError
+    from mafiahost.render import posts
+    app, h = make_app(str(tmp_path / "g.db"))
+    marked = ["Анна:ж", "Борис:м", "Вера", "Глеб", "Ник:ж", "Егор"]
+    roles = dict(zip([n.split(":")[0] for n in marked], ROLES6.values(), strict=True))
+    with pytest.raises(HostError) as e:
+        h.new_game("gemini", ["Анна:жена"] + marked[1:], roles=None, seed=1)
+    assert "после двоеточия" in e.value.ru and not h.list_games()
+    gid = h.new_game("gemini", marked, roles=roles, seed=1).game_id
+    _, g = h.load(gid)
+    assert [p.name for p in g.state.order] == ["Анна", "Борис", "Вера", "Глеб", "Ник", "Егор"]
+    w = posts.Writer(g)
+    assert (w.gender("Анна"), w.gender("Борис"), w.gender("Вера")) == ("f", "m", None)
+    assert format(w.name("Ник"), "acc") == "Ник" and format(w.name("Борис"), "acc") == "Бориса"
+    assert h.remove(gid, "Анна").message == "Анна выведена из игры ведущим."
+    assert h.remove(gid, "Вера").message == "Вера выбывает из игры по решению ведущего."
+    assert h.set_gender(gid, "Вера", "ж").message == "Вера: пол — женский."
+    _, g = h.load(gid)
+    assert posts.Writer(g).gender("Вера") == "f"
+    h.undo(gid)
+    _, g = h.load(gid)
+    assert posts.Writer(g).gender("Вера") is None
+    with pytest.raises(HostError):
+        h.set_gender(gid, "Вера", "средний")
+    h.replace_player(gid, "Борис", "Зина:ж")
+    _, g = h.load(gid)
+    assert g.display("Борис") == "Зина" and posts.Writer(g).gender("Борис") == "f"
+    from mafiahost.host.exchange import verify
+    rep = verify(h.export(gid))
+    assert rep.ok, rep.problems
+
+
+@pytest.mark.parametrize("ruleset", ["singapore", "vanilla", "classic", "musketeers"])
+def test_not_acted_leaves_out_whom_a_partner_covered(ruleset):
+    """When one mafioso sends the team's shot, his partners are no longer listed as not
+    having sent a move (in singapore they may still shop — that is not a missing move)."""
+    from mafiahost.engine.game import Game
+    from mafiahost.host.core import not_acted
+    from mafiahost.rules.setup import deal
+    rules = load(ruleset)
+    g = Game(rules, deal(rules, NAMES[:12], 3, None), seed=3)
+    team = {}
+    for p in g.state.order:
+        for ab in rules.by_phase[p.role]["night"]:
+            if ab.id == "kill":             # the team's shot: shared, or one shooter a clan
+                team.setdefault((p.faction, ab.id), []).append(p)
+    (key, members), = [(k, v) for k, v in team.items() if len(v) > 1][:1]
+    first, partner = members[0], members[1]
+    assert g.display(partner.name) in not_acted(g)
+    ts = next(t for a, t in g.legal_moves(first.name) if a == key[1])
+    g.submit(first.name, key[1], list(ts))
+    if ruleset == "musketeers":             # each mafioso names the shot: still his to send
+        assert g.display(partner.name) in not_acted(g)
+        return
+    assert g.display(partner.name) not in not_acted(g)
+    assert g.display(first.name) not in not_acted(g)       # he has sent his move
+
+
+def test_the_host_page_lists_the_reminders_due(tmp_path):
+    """The web host page says which of the account's games have a deadline passed or due
+    within a day, in words with the zone, and who has not acted yet; another account's
+    game is not listed."""
+    from datetime import datetime, timedelta
+
+    from test_web_support import ROLES6
+
+    from mafiahost.host.deadlines import zone
+    app, h = make_app(str(tmp_path / "g.db"))
+    key = h.add_host("Ведущий")
+    h.add_host("Другой")
+    gid = h.new_game("gemini", list(ROLES6), roles=ROLES6, seed=1, name="Осень",
+                     owner=h.host_id("Ведущий")).game_id
+    other = h.new_game("gemini", list(ROLES6), roles=ROLES6, seed=2, name="Чужая",
+                       owner=h.host_id("Другой")).game_id
+    soon = (datetime.now(zone()) + timedelta(hours=3)).strftime("%Y-%m-%d %H:%M")
+    h.set_deadline(gid, soon)
+    h.set_deadline(other, soon)
+    page = _visible(client(app, key).get("/host").text)
+    assert "Напоминания" in page and f"№{gid} «Осень»" in page and "(МСК)" in page
+    assert "Чужая" not in page and "Ещё не сходили: Анна" in page
+    en = _visible(client(app, key).get("/host?lang=en").text)
+    assert "Reminders" in en and "(MSK)" in en

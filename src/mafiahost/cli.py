@@ -211,6 +211,8 @@ def cmd_game(args) -> int:
         return _reminders(h.reminders(args.hours), args)
     if sub == "replace":
         return _done(h.replace_player(args.id, args.seat, args.by))
+    if sub == "gender":
+        return _done(h.set_gender(args.id, args.player, args.gender, lang=args.lang))
     if sub == "remove":
         return _done(h.remove(args.id, args.player, args.why or ""))
     if sub == "absent":
@@ -553,7 +555,8 @@ def _host_parsers(sub) -> None:
     gs = p.add_subparsers(dest="game_cmd", required=True)
     q = gs.add_parser("new", parents=[db], help="deal roles and start a saved game")
     q.add_argument("ruleset")
-    q.add_argument("--players", required=True, help='seating order: "Анна,Борис,..."')
+    q.add_argument("--players", required=True,
+                   help='seating order, a gender if you give it: "Анна:ж,Борис:м,Вера,..."')
     q.add_argument("--roles", help='the host\'s assignment: "Анна=commissar,..." or roles in '
                                    'seating order (default: dealt by the rule set)')
     q.add_argument("--option", action="append", help="ruleset option NAME=VALUE")
@@ -594,7 +597,11 @@ def _host_parsers(sub) -> None:
     q.add_argument("--hours", type=float, default=24, help="within this many hours (24)")
     q = gs.add_parser("replace", parents=[db, gid], help="замена: a new player takes a seat")
     q.add_argument("seat")
-    q.add_argument("by")
+    q.add_argument("by", help='the newcomer, with his gender if you give it: "Новичок:м"')
+    q = gs.add_parser("gender", parents=[db, gid],
+                      help="пол игрока для текстов / a player's gender for the texts")
+    q.add_argument("player")
+    q.add_argument("gender", help="м | ж | - (не указан: нейтральные формулировки)")
     q = gs.add_parser("remove", parents=[db, gid],
                       help="the host's override (мастерский произвол): remove a player")
     q.add_argument("player")

@@ -440,6 +440,15 @@ class Game:
         return self.emit("replaced", PUBLIC, player=p.name, by=by,
                          was=self.display(p.name))
 
+    def set_gender(self, name: str, gender: str | None) -> Event:
+        """The grammatical gender the host gives the person who plays seat ``name`` now
+        (``m``, ``f``; None: not given), for the texts only: no rule reads it."""
+        p = self.player(name)
+        if gender not in ("m", "f", None):
+            raise Refused("Пол игрока — «м» или «ж».", "A player's gender is 'm' or 'f'.")
+        return self.emit("gender_set", HOST, player=p.name, by=self.display(p.name),
+                         gender=gender)
+
     def display(self, name: str) -> str:
         return self.state.aliases.get(name, name)
 

@@ -18,7 +18,6 @@ import random
 from ..engine.errors import Refused
 from .core import Done, HostError, _say
 
-
 #: the bots by their Russian names (the host may type either)
 BOT_WORDS = {"разумный": "sensible", "случайный": "random"}
 

@@ -240,6 +240,8 @@ def apply_op(g: Game, op: list) -> None:
         g.excuse(op[1])
     elif kind == "answer":
         g.answer(op[1], op[2], op[3])
+    elif kind == "gender":
+        g.set_gender(op[1], op[2])
     elif kind == "grant":
         g.host_grant(op[1], op[2], op[3])
     else:
@@ -495,11 +497,38 @@ def can_use(g: Game, p) -> list[str]:
             if (p.alive or ab.while_dead) and g.why_not_actor(p, ab) is None]
 
 
+def _team_move_sent(g: Game, p) -> bool:
+    """Has a partner already sent the team's one move (the clan's or mafia's shot) that
+    ``p`` could have sent? Then the host waits for nothing more from him."""
+    st = g.state
+    for ab in g.rules.by_phase[p.role].get(st.phase, ()):
+        if ab.shared:
+            a = st.slots.get(("faction", ab.owner or p.faction, ab.id))
+            if a is not None and a.actor != p.name:
+                return True
+    # a team rule of the rule set's own (singapore: one shooter a clan a night): a partner
+    # sent this move, and the same move from him would now be refused
+    mine = {ab.id: ab for ab in g.rules.by_phase[p.role].get(st.phase, ())}
+    for a in st.pending:
+        q = st.players.get(a.actor)
+        if q is None or q is p or q.faction != p.faction:
+            continue
+        ab = mine.get(g.rules.abilities[a.ability].id)
+        if ab is not None and g.why_not(p, ab, tuple(a.targets)) is not None:
+            return True
+    return False
+
+
 def not_acted(g: Game) -> list[str]:
-    """Players who may still send a move this phase, or answer a question put to them."""
+    """Players who may send a move this phase and have sent none, or who have a question
+    put to them to answer; not one whose team move a partner has sent (what he may still
+    buy or use is optional: the host waits for nothing more from him)."""
     st = g.state
     out = []
+    sent = {a.actor for a in st.pending}
     for p in st.order:
+        if p.name in sent or p.alive and _team_move_sent(g, p):
+            continue
         for ab in g.rules.by_phase[p.role].get(st.phase, ()):
             if (p.alive or ab.while_dead) and g.why_not_actor(p, ab) is None:
                 out.append(g.display(p.name))

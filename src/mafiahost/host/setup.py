@@ -9,6 +9,7 @@ import os
 from ..engine.errors import RulesetError
 from ..engine.game import Game
 from ..names import NameRefused, validate_names
+from ..render.wording import choose, read_gender
 from ..rules import load
 from ..rules.setup import deal
 from ..store import Store, now_iso
@@ -49,7 +50,7 @@ class SetupCommands(HostBase):
         always refused. ``bots`` ({seat: "random" | "sensible"}) seats bots that send
         their moves when each phase opens (``host/bots.py``)."""
         from ..store.models import GameRow
-        players = [p.strip() for p in players if p.strip()]
+        players, genders = split_genders([p for p in players if p.strip()])
         from .deadlines import parse_schedule
         sched = parse_schedule(schedule)
         if not players:
@@ -82,6 +83,9 @@ class SetupCommands(HostBase):
         else:
             seating = deal(rules, players, seed, mafia)
         g = Game(rules, seating, seed, accept_warnings=accept_warnings)
+        n_start = len(g.events)
+        for seat, gender in genders.items():
+            g.set_gender(seat, gender)
         c = deal_commitment(salt, seed, rules.id, rules.version, options, not roles, mafia,
                             seating)
         with self.store.session() as s:
@@ -93,6 +97,7 @@ class SetupCommands(HostBase):
             s.add(row)
             s.flush()
             evs = [normalize_event(e) for e in g.events]
+            gender_evs, evs = evs[n_start:], evs[:n_start]
             Store.add_command(s, row.id, "new",
                               {"players": players, "roles": bool(roles), "mafia": mafia,
                                "options": options,
@@ -100,6 +105,11 @@ class SetupCommands(HostBase):
                                **({"bots": bots} if bots else {}),
                                **({"schedule": sched} if sched else {})},
                               [["start", [list(x) for x in seating]]], 0, evs)
+            if gender_evs:                  # the host's genders: a command of their own
+                Store.add_command(s, row.id, "gender", {"genders": genders},
+                                  [["gender", k, v] for k, v in genders.items()],
+                                  n_start, gender_evs)
+            evs += gender_evs
             if owner is not None:
                 from ..store.accounts import set_owner
                 set_owner(s, row.id, owner)
@@ -219,9 +229,10 @@ class SetupCommands(HostBase):
                                       f"The deadline of {ph}: {deadline_words(t, 'en')}."))
         return self._command(game_id, "deadline", {"when": when}, fn)
 
-    def reminders(self, within_hours: float = 24) -> list[dict]:
+    def reminders(self, within_hours: float = 24, games=None) -> list[dict]:
         """The host's reminders due: every game not over whose phase has a deadline that
-        has passed or comes within ``within_hours``, with who has not acted or voted."""
+        has passed or comes within ``within_hours``, with who has not acted or voted
+        (``games``: only these game ids, e.g. an account's)."""
         from datetime import datetime, timedelta
 
         from sqlalchemy import select
@@ -232,8 +243,10 @@ class SetupCommands(HostBase):
         now = deadlines.now()
         out = []
         with self.store.session() as s:
-            rows = list(s.scalars(select(GameRow).where(GameRow.deadline.is_not(None))
-                                  .order_by(GameRow.id)))
+            q = select(GameRow).where(GameRow.deadline.is_not(None))
+            if games is not None:
+                q = q.where(GameRow.id.in_(list(games)))
+            rows = list(s.scalars(q.order_by(GameRow.id)))
             for row in rows:
                 g = self._game(s, row)
                 label = f"{g.state.phase} {g.state.number}"
@@ -284,7 +297,8 @@ class SetupCommands(HostBase):
             p = self.seat(c.g, player)
             c.op("absent", p)
             la = c.row.lang
-            return Done(game_id, _say(la, f"{c.g.display(p)}: не отписался(ась).",
+            word = choose("не отписался|не отписалась|нет отписки", gender_of(c.g, p))
+            return Done(game_id, _say(la, f"{c.g.display(p)}: {word}.",
                                       f"{c.g.display(p)}: marked absent."))
         return self._command(game_id, "absent", {"player": player}, fn)
 
@@ -292,14 +306,38 @@ class SetupCommands(HostBase):
         def fn(c):
             p = self.seat(c.g, player)
             c.op("excuse", p)
-            return Done(game_id, _say(c.row.lang, f"{c.g.display(p)} освобождён(а) от "
-                                                  f"голосования сегодня.",
+            word = choose("освобождён|освобождена|освобождение", gender_of(c.g, p))
+            ru = f"{c.g.display(p)} {word} от голосования сегодня." if gender_of(c.g, p) \
+                else f"{c.g.display(p)}: освобождение от голосования сегодня."
+            return Done(game_id, _say(c.row.lang, ru,
                                       f"{c.g.display(p)} is excused from today's vote."))
         return self._command(game_id, "excuse", {"player": player}, fn)
 
+    def set_gender(self, game_id: int, player: str, gender: str,
+                   lang: str | None = None) -> Done:
+        """The gender of whoever plays ``player`` now, for the texts: «м», «ж» (or m, f),
+        «-» to take it back (neutral wording again)."""
+        want = None if gender.strip() in ("-", "") else read_gender(gender)
+        if want is None and gender.strip() not in ("-", ""):
+            raise HostError(f"Пол «{gender}» не понять: пишите «м», «ж» или «-» (не указан).",
+                            f"Cannot read the gender '{gender}': write 'm', 'f' or '-' "
+                            f"(not given).")
+
+        def fn(c):
+            p = self.seat(c.g, player)
+            c.op("gender", p, want)
+            who = c.g.display(p)
+            ru = {"m": "мужской", "f": "женский"}.get(want, "не указан")
+            en = {"m": "male", "f": "female"}.get(want, "not given")
+            return Done(game_id, _say(lang or c.row.lang, f"{who}: пол — {ru}.",
+                                      f"{who}: gender — {en}."))
+        return self._command(game_id, "gender", {"player": player, "gender": gender}, fn)
+
     def replace_player(self, game_id: int, seat: str, by: str) -> Done:
         """Замена: ``by`` takes over ``seat`` (a public event; the seat keeps its name in
-        the log)."""
+        the log); ``by`` may give the newcomer's gender («Новичок:м»)."""
+        (by,), genders = split_genders([by])
+
         def fn(c):
             p = self.seat(c.g, seat)
             was = c.g.display(p)
@@ -309,6 +347,8 @@ class SetupCommands(HostBase):
             except NameRefused as e:
                 raise HostError(e.ru, e.en) from None
             c.op("replace_player", p, by.strip())
+            if genders:
+                c.op("gender", p, genders[by])
             return Done(game_id, _say(c.row.lang, f"Замена: {was} → {by}.",
                                       f"Replacement: {was} → {by}."))
         return self._command(game_id, "replace", {"seat": seat, "by": by}, fn)
@@ -318,11 +358,40 @@ class SetupCommands(HostBase):
         def fn(c):
             p = self.seat(c.g, player)
             c.op("remove", p, why)
-            return Done(game_id, _say(c.row.lang, f"{c.g.display(p)} выведен(а) из игры "
-                                                  f"ведущим.",
+            word = choose("выведен из игры ведущим|выведена из игры ведущим|"
+                          "выбывает из игры по решению ведущего", gender_of(c.g, p))
+            return Done(game_id, _say(c.row.lang, f"{c.g.display(p)} {word}.",
                                       f"{c.g.display(p)} removed by the host."))
         return self._command(game_id, "remove", {"player": player, "why": why}, fn)
 
+
+
+def split_genders(players: list[str]) -> tuple[list[str], dict[str, str]]:
+    """Names as the host typed them, a gender after a colon where he gave one («Анна:ж»,
+    «Борис:м», «Kim:f»): the names, and {name: "m" | "f"}. Anything else after a colon is
+    refused (a name holds no colon)."""
+    names, genders = [], {}
+    for raw in players:
+        text = raw.strip()
+        name, colon, tail = text.rpartition(":")
+        if not colon:
+            names.append(text)
+            continue
+        gender = read_gender(tail)
+        if gender is None or not name.strip():
+            raise HostError(f"«{text}»: после двоеточия пишут пол игрока — «м» или «ж» "
+                            f"(«Анна:ж», «Борис:м»).",
+                            f"'{text}': after a colon comes the player's gender, 'm' or 'f' "
+                            f"('Anna:f', 'Boris:m').")
+        names.append(name.strip())
+        genders[name.strip()] = gender
+    return names, genders
+
+
+def gender_of(g, seat: str) -> str | None:
+    """The gender the host gave whoever plays ``seat`` now (``m``, ``f``), else None."""
+    from ..render.posts import Writer
+    return Writer(g).gender(seat)
 
 
 def _declared(ruleset: str) -> dict:

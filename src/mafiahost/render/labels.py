@@ -134,7 +134,7 @@ def named(g, v, ru: bool = True):
         if v in g.state.players:
             return g.display(v)
         if any(a.id == v or a.id.endswith("_" + v) for a in g.rules.abilities.values()):
-            from .posts import Writer          # an item or an ability: by its name
+            from .posts import Writer  # an item or an ability: by its name
             return Writer(g, "ru" if ru else "en").who(v)
     if isinstance(v, (list, tuple)):
         return [named(g, x, ru) for x in v]

@@ -155,6 +155,7 @@ class Writer:
         self.nicks: dict[str, str] | None = None   # set by the whole-game log
         self.hidden_roles = {e.data["player"]: e.data["role"] for e in g.events
                              if e.type == "role_hidden"}
+        self._genders: dict | None = None
 
     # words
     def t(self, section: str, key: str, /, **kw) -> str:
@@ -212,11 +213,15 @@ class Writer:
 
     def gender(self, x) -> str | None:
         """The gender the host gave the player shown as ``x`` (``m``/``f``), else None."""
-        genders = getattr(self.g, "genders", None)
-        if not genders or not isinstance(x, str) or x not in self.g.state.players:
+        if not isinstance(x, str) or x not in self.g.state.players:
+            return None
+        if self._genders is None:            # the host's ``gender_set``, by nick
+            self._genders = {e.data["by"]: e.data["gender"] for e in self.g.events
+                             if e.type == "gender_set"}
+        if not self._genders:
             return None
         nick = self.nicks.get(x, x) if self.nicks is not None else self.g.display(x)
-        return genders.get(nick)
+        return self._genders.get(nick)
 
     def name(self, x) -> Name:
         """``x`` in words as a sentence field (declined by ``{x:acc}``, see ``wording``)."""

@@ -540,10 +540,11 @@ async def host_home(request: Request):
     def work():
         mine = w.host.hosted_games(who.account)
         games = [dict(x, role=mine[x["id"]]) for x in w.host.list_games() if x["id"] in mine]
-        return games
-    games = await _db(work)
+        return games, (w.host.reminders(24, games=list(mine)) if mine else [])
+    games, due = await _db(work)
     lang = lang_of(request)
     return render(request, "host_games.html", {"games": views.games_list(games, lang),
+                                               "reminders": views.reminders(due, lang),
                                                "csrf": host_csrf(w, who.token),
                                                "rulesets": views.ruleset_choices(lang),
                                                "who": who})

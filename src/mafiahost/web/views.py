@@ -237,6 +237,14 @@ def player_fingerprint(g, seat: str):
 
 # ---- the host's pages --------------------------------------------------------------------------
 
+def reminders(due: list[dict], lang: str) -> list[dict]:
+    """The host's reminders (``Host.reminders``) in the page's language."""
+    return [{"id": r["id"], "name": r["name"], "passed": r["passed"],
+             "phase": r["phase_" + lang], "deadline": r["deadline_" + lang],
+             "hours_left": r["hours_left"], "not_acted": r["not_acted"],
+             "not_voted": r["not_voted"]} for r in due]
+
+
 def host_game(row, g, lang: str) -> dict:
     st = g.state
     ru = lang == "ru"

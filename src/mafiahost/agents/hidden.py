@@ -50,6 +50,7 @@ TO_KINDS = {
     "trashed",                                  # singapore: the thug learns what he found
     "puppet_vote",                              # the one whose vote another casts (kidnapped)
     "drink_missed",                             # singapore: the ghost found nobody at home
+    "resell_ordered", "delivered",              # singapore: the reseller's orders; the customer's item
     "question_asked", "question_answered",      # a question put to the player, his answer
 }
 # told to a group: the director's group (niichavo) learns its new leader

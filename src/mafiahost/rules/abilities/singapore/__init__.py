@@ -30,6 +30,7 @@ from . import (  # noqa: F401
     neutrals,
     night,
     professions,
+    reseller,
     town,
     victory,
 )

@@ -63,9 +63,9 @@ def ghost_dawn(n, params):
         members = [m for m in g.faction_members(t.faction) if m is not t]
         knows = g.rules.factions[t.faction].knows_members
         told = [ghost] + (members if knows else [])
-        g.emit("role_changed", g.to(*told), player=ghost.name, role=t.role, was=ghost.role)
-        if ghost.faction != t.faction:
+        if ghost.faction != t.faction:     # first: the clan is told of its member's role
             g.emit("faction_changed", g.to(ghost), player=ghost.name, faction=t.faction)
+        g.emit("role_changed", g.to(*told), player=ghost.name, role=t.role, was=ghost.role)
         if knows:
             team = [m for m in g.faction_members(t.faction) if m is not t]
             g.emit("team", g.to(*team), faction=t.faction, members=[m.name for m in team])

@@ -52,6 +52,10 @@ TO_KINDS = {
     "drink_missed",                             # singapore: the ghost found nobody at home
     "resell_ordered", "delivered",              # singapore: the reseller's orders; the customer's item
     "question_asked", "question_answered",      # a question put to the player, his answer
+    "move_forced", "forced_move_failed",        # a move the rules make for him; its failure
+    "card_called",                              # singapore: the caller learns his call is made
+    "task_assigned",                            # singapore: the apprentice learns his task
+    "bite_lured",                               # singapore: the vampire learns he bit another
 }
 # told to a group: the director's group (niichavo) learns its new leader
 GROUP_KINDS = {"heir"}
@@ -137,6 +141,14 @@ def entitled(truth: Truth, seat: str, e) -> str | None:
         ok = seat in (d.get("players") or d.get("members") or ())
     elif t == "caught":                 # the one caught and the trap's owner
         ok = seat in (to, d.get("owner"))
+    elif t == "join_request":           # singapore: the asker and the clan's boss (its members
+        clan = d.get("clan")            # if it has no boss)
+        bosses = [x for x, r in truth.role.items() if truth.member(x, clan)
+                  and str(r).startswith("boss")]
+        ok = seat == d.get("player") or (truth.member(seat, clan)
+                                         and (seat in bosses or not bosses))
+    elif t == "witness_letter":         # singapore: the sheriff the witness writes to
+        ok = truth.role.get(seat) == "sheriff"
     elif t == "sent_to_confession":     # singapore: the priests learn whom the drunk sends
         ok = truth.role.get(seat) == "priest"
     elif t == "order_taken":            # the one hired and the customer

@@ -472,7 +472,7 @@ class Game:
                     "always": "выбывшим из игры"}[ab.while_dead]
             return (f"«{ab.name_ru}» можно использовать только {when}.",
                     f"'{ab.name_en}' can only be used {ab.while_dead.replace('_', ' ')}.")
-        if p.st and (s.has(p, "jailed") or s.has(p, "no_action")
+        if p.st and (s.has(p, "jailed") and not ab.while_jailed or s.has(p, "no_action")
                      or ab.requires_status and not s.has(p, ab.requires_status)) \
                 or ab.requires_status and not p.st:
             return self._status_refusal(p, ab)
@@ -488,6 +488,12 @@ class Game:
                         f"сделан ({a.actor}).",
                         f"'{ab.name_en}': one per faction a night, already sent by {a.actor}.")
             done = rules.abilities[a.ability]
+            made = s.counters.get("forced_made") or ()    # engine/mechanics/forced.py
+            if isinstance(made, list) and a.seq in made:
+                return (f"«{self.display(p.name)}»: ход этой ночи задан правилами "
+                        f"(«{done.name_ru}»); другой не принимается.",
+                        f"{self.display(p.name)}: tonight's move is set by the rules "
+                        f"('{done.name_en}'); another is not taken.")
             return (f"«{self.display(p.name)}»: ход в этой фазе уже есть "
                     f"(«{done.name_ru}»); второй не принимается.",
                     f"{self.display(p.name)} already acted this phase ('{done.name_en}'); "
@@ -660,6 +666,29 @@ class Game:
         start = len(self.events)
         self.eliminate(p, "host", why=why)
         victory.check(self)
+        return self.events[start:]
+
+    def host_grant(self, name: str, coins, kind: str) -> list[Event]:
+        """Coins the rules leave to the host's judgement (a literary description of a kill):
+        the rule set's ``host_grant`` hooks say who may receive how many for ``kind``, and
+        pay; refused (nothing changes) by the first that says no."""
+        if self.state.over:
+            raise Refused("Игра окончена.", "The game is over.")
+        p = self.player(name)
+        hooks = self.rules.hooks.get("host_grant", ())
+        if not hooks:
+            raise Refused("В этих правилах ведущий не начисляет монет за описания.",
+                          "In these rules the host awards no coins for descriptions.")
+        try:
+            n = int(coins)
+        except (TypeError, ValueError):
+            raise Refused(f"Число монет — целое число, а не «{coins}».",
+                          f"The number of coins is a whole number, not '{coins}'.") from None
+        start = len(self.events)
+        for fn, params in hooks:
+            why = fn(self, p, n, kind, params)
+            if why is not None:
+                raise Refused(*why)
         return self.events[start:]
 
     def resolve(self, open_next: bool = True) -> list[Event]:

@@ -58,6 +58,7 @@ class AbilitySpec:
         "visits",
         "wasted_if_doomed",
         "while_dead",
+        "while_jailed",
     )
 
     def __init__(self, id: str, **kw):
@@ -82,6 +83,9 @@ class AbilitySpec:
         self.requires_en: str = kw.get("requires_en", "")
         self.uses_per_game: int | None = kw.get("uses_per_game")
         self.while_dead: str | None = kw.get("while_dead")  # None | "lynched_last_day"
+        # a move a jailed player may send: it is made only if he is free when its step
+        # comes (freed earlier that night), like any move of a jailed player at its step
+        self.while_jailed: bool = kw.get("while_jailed", False)
         self.blockable: bool = kw.get("blockable", True)
         self.distinct_targets: bool = kw.get("distinct_targets", True)
         self.owner: str | None = kw.get("owner")      # faction owning a shared action

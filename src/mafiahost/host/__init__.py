@@ -17,6 +17,7 @@ family, each a mixin of ``Host``:
 - ``setup`` — new game, list, show, deadline, absence, excuses, replacements, removals;
 - ``moves`` — night (and day) moves;
 - ``questions`` — answers to questions the rules put to a player;
+- ``grants`` — coins the host awards by his judgement (descriptions);
 - ``votes`` — votes by hand, imported from a thread, counted;
 - ``phases`` — resolve, posts, private messages, cards, preview, undo, the log;
 - ``links`` — the web app's keys and the players' links;
@@ -54,6 +55,7 @@ from .core import (
     post_key,
 )
 from .exchange import ExchangeCommands, VerifyReport, verify
+from .grants import GrantCommands
 from .links import LinkCommands
 from .moves import MoveCommands
 from .phases import PhaseCommands
@@ -62,8 +64,8 @@ from .setup import SetupCommands, parse_roles
 from .votes import VoteCommands
 
 
-class Host(SetupCommands, MoveCommands, QuestionCommands, VoteCommands, PhaseCommands,
-           LinkCommands, ExchangeCommands, BotCommands, HostBase):
+class Host(SetupCommands, MoveCommands, QuestionCommands, GrantCommands, VoteCommands,
+           PhaseCommands, LinkCommands, ExchangeCommands, BotCommands, HostBase):
     """Every host command (see the family modules)."""
 
 

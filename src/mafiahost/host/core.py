@@ -240,6 +240,8 @@ def apply_op(g: Game, op: list) -> None:
         g.excuse(op[1])
     elif kind == "answer":
         g.answer(op[1], op[2], op[3])
+    elif kind == "grant":
+        g.host_grant(op[1], op[2], op[3])
     else:
         raise ValueError(f"unknown engine call {kind!r}")
 

@@ -348,6 +348,7 @@ _ONE_PLAYER_OPS = {
     "remove": ("вывод из игры: {}", "the removal of {}"),
     "absent": ("отметка «нет отписки»: {}", "the absence of {}"),
     "excuse": ("освобождение от голосования: {}", "the excuse of {}"),
+    "grant": ("начисление монет за описание: {}", "the coins awarded to {}"),
 }
 
 

@@ -107,10 +107,12 @@ class SetupCommands(HostBase):
         self.cache.put(gid, 0, g)
         from ..render import posts
         post = posts.start_post(g, c, lang=lang, fmt=fmt, name=name)
+        notice = recommended_notice(rules, len(players))
+        ru, en = (" " + notice[0], " " + notice[1]) if notice else ("", "")
         done = Done(gid, _say(lang, f"Игра №{gid} создана: {rules.title_ru}, "
-                                    f"{len(players)} игроков.",
-                              f"Game {gid} created: {rules.title_en}, {len(players)} players."),
-                    post, evs, {"commitment": c})
+                                    f"{len(players)} игроков.{ru}",
+                              f"Game {gid} created: {rules.title_en}, {len(players)} players.{en}"),
+                    post, evs, {"commitment": c, **({"notice": list(notice)} if notice else {})})
         return self._with_bots(done, lang) if bots else done
 
     def list_games(self) -> list[dict]:
@@ -428,3 +430,13 @@ def parse_roles(text: str, players: list[str]):
         return {k.strip(): v.strip() for k, v in (x.split("=", 1) for x in items)}
     return items
 
+
+def recommended_notice(rules, n: int) -> tuple[str, str] | None:
+    """The rule set's recommended number of players (``setup.recommended_players``: ``min``,
+    ``max``, ``ru``, ``en``), as a warning, never a refusal: the host may play with fewer or
+    more (singapore: «В игре участвуют 22-23 человека»)."""
+    rec = (rules.setup or {}).get("recommended_players")
+    if not rec or rec.get("min", 0) <= n <= rec.get("max", n):
+        return None
+    return (f"Внимание: {rec['ru']} (здесь {n}); играть можно, но это не по правилам.",
+            f"Note: {rec['en']} (here {n}); you may play, but not as the rules say.")

@@ -38,6 +38,7 @@ _ABILITY = {"ru", "en", "phase", "step", "effects", "targets", "self_target", "n
             "self_not_twice", "target_faction", "shared", "owner", "slot", "constraints",
             "requires_status", "uses_per_game", "while_dead", "blockable", "text_ru",
             "text_en", "min_alive_self", "distinct_targets", "wasted_if_doomed", "use", "id",
+            "while_jailed",
             "requires_ru", "requires_en", "immediate", "targets_dead", "names_role",
             "role_options"}
 _ROLE = {"ru", "en", "faction", "tags", "abilities", "text_ru", "text_en", "initial_status",

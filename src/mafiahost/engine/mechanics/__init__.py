@@ -7,7 +7,8 @@ night (``ctx`` is ``engine.night.Night``) or, for day mechanics, during the day'
 
 Families: kill (direct, delayed, suicide shots, phantom), protect (heal, guard, cover,
 shield), block (block, alibi, partner), redirect, check (role, side, compare, seek, frame),
-watch, recruit, jail, day (silence, puppet, switch, acquit), items (inventories and coins).
+watch, recruit, jail, day (silence, puppet, switch, acquit), items (inventories and coins),
+questions (a question put to a player), forced (a move a rule makes a player send).
 
 Other registries, each by name, so a ruleset file says which it uses:
 - ``@constraint(name)`` — target rules that are more than data: ``fn(g, p, ab, ts, params)``
@@ -19,7 +20,8 @@ Other registries, each by name, so a ruleset file says which it uses:
   ``dawn`` ``fn(night, params)`` (``night_start`` runs when the night is resolved),
   ``night_open`` and ``day_start`` ``fn(g, params)`` (when the phase opens), ``day_count``
   ``fn(daycount, params)``, ``vote_check`` ``fn(g, voter, target, params)`` → None or a
-  (ru, en) refusal)
+  (ru, en) refusal, ``host_grant`` ``fn(g, player, coins, kind, params)`` → None after paying
+  coins the rules leave to the host's judgement, or a (ru, en) refusal having changed nothing)
   and steps may name ``auto:`` hooks of kind ``step`` run at the start of the step.
 - ``@condition(name)`` — victory condition primitives beyond the built-in ones.
 - ``@tie_policy(name)`` — what a tie at the top of the vote does.
@@ -43,7 +45,7 @@ TIE_POLICIES: dict = {}    # name -> fn(g, dc, leaders, for_) -> list of names t
 GUARD_SETTLE: Any = None   # set by protect.py: how a guard meets an attack at dawn
 
 HOOK_KINDS = ("on_eliminated", "night_open", "night_start", "dawn", "day_start", "day_count",
-              "step", "vote_check")
+              "step", "vote_check", "host_grant")
 
 
 class Mechanic:
@@ -127,6 +129,7 @@ def load_all() -> None:
         check,
         copy,
         day,
+        forced,
         items,
         jail,
         kill,

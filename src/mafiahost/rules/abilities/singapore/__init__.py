@@ -20,6 +20,7 @@ policy ``singapore_blood`` jails the tied player whose name is written.
 """
 
 from . import (  # noqa: F401
+    cards,
     clans,
     common,
     cops,
@@ -31,6 +32,7 @@ from . import (  # noqa: F401
     night,
     professions,
     reseller,
+    rewards,
     town,
     victory,
 )

@@ -7,6 +7,7 @@ from mafiahost.engine.mechanics import constraint, hook, mechanic, scheduled
 from mafiahost.engine.mechanics.items import add_coins, coins_of, take_item
 from mafiahost.engine.mechanics.questions import answer_handler, ask, open_questions
 
+from .cards import may_recruit_lawyer
 from .common import (
     POISON_ITEM,
     VAMPIRES,
@@ -182,7 +183,7 @@ def recruit(n, actor, targets, params):
     g = n.g
     t = targets[0]
     again = g.state.status_value(t, "apprentice_of") == actor.faction
-    if is_clan(t) or t.role in NEVER or again:
+    if is_clan(t) or (t.role in NEVER and not may_recruit_lawyer(g, t, actor.faction)) or again:
         g.emit("recruit_attempt", g.to(t), to=t.name)
         g.emit("recruit_failed", g.to(actor), player=t.name, to=actor.name, why="cannot")
         return
@@ -229,7 +230,7 @@ def recruit_answer(g, q, answer) -> None:
     if pick is None:
         return
     clan, recruiter = clans[pick], recruiters[pick]
-    if not t.alive or is_clan(t) or t.role in NEVER:
+    if not t.alive or is_clan(t) or (t.role in NEVER and not may_recruit_lawyer(g, t, clan)):
         g.emit("recruit_failed", g.to(*g.faction_members(clan)), player=t.name,
                to=recruiter.name, why="cannot")
         return
@@ -273,9 +274,81 @@ def out(g, p):
         for q in s.order:
             if q.alive and q.role.startswith("apprentice") and \
                     s.status_value(q, "employer") == p.name:
-                roles = {r.role for r in s.order if r.alive}
-                new = "thug" if "thug" not in roles else (
-                    "thief" if "thief" not in roles else "civilian")
-                fac = "town" if new == "civilian" else "neutral"
-                g.emit("role_changed", g.to(q), player=q.name, role=new, was=q.role)
-                g.emit("faction_changed", g.to(q), player=q.name, faction=fac)
+                _employer_gone(g, q)
+
+
+# the apprentice's trade when his employer is gone, and what he reads for it
+TRADES = (("thug", "стать погромщиком", "become the thug"),
+          ("thief", "стать уличным воришкой", "become the street thief"))
+
+
+def _free_trades(g) -> list[tuple[str, str, str]]:
+    """«если нет другого такого же персонажа в игре»: the trades nobody living has."""
+    taken = {r.role for r in g.state.order if r.alive}
+    return [t for t in TRADES if t[0] not in taken]
+
+
+def _employer_gone(g, q) -> None:
+    """«В случае смерти/посадки нанимателя становится погромщиком или уличным воришкой на
+    выбор, если нет другого такого же персонажа в игре, в противном случае становится
+    мирным»: with both trades free he is asked (silence: the thug, the first); with one free
+    he takes it; with none he becomes a civilian."""
+    free = _free_trades(g)
+    if len(free) > 1:
+        ask(g, q, "singapore_trade", free, free[0][0], due=g.state.idx + 1)
+        return
+    _new_trade(g, q, free[0][0] if free else "civilian")
+
+
+def _new_trade(g, q, new: str) -> None:
+    fac = "town" if new == "civilian" else "neutral"
+    g.emit("role_changed", g.to(q), player=q.name, role=new, was=q.role)
+    g.emit("faction_changed", g.to(q), player=q.name, faction=fac)
+
+
+@answer_handler("singapore_trade")
+def trade_answer(g, q, answer) -> None:
+    """His choice, if that trade is still free (someone may have taken it meanwhile)."""
+    p = g.state.players[q["to"]]
+    if not p.alive or not p.role.startswith("apprentice"):
+        return
+    free = [t[0] for t in _free_trades(g)]
+    _new_trade(g, p, answer if answer in free else (free[0] if free else "civilian"))
+
+
+@constraint("singapore_employer", targets=False)
+def employer(g, p, ab, ts, params):
+    """Only the employer (the recruiter who recruited the apprentice) sets his task."""
+    if not _apprentices_of(g, p):
+        return ("Задание даёт только наниматель — вербовщик, у которого есть ученик.",
+                "Only the employer — a recruiter with an apprentice — sets a task.")
+    return None
+
+
+def _apprentices_of(g, p) -> list:
+    return [q for q in g.state.order if q.alive and q.role.startswith("apprentice")
+            and g.state.status_value(q, "employer") == p.name]
+
+
+@mechanic("singapore_assign_task", visits=False)
+def assign_task(dc, actor, targets, params):
+    """«Наниматель может поручить ученику убийство игрока … (задание получает анонимно)»:
+    the apprentice learns the target, not who set it; the task is for the coming night."""
+    g = dc.g
+    t = targets[0]
+    for q in _apprentices_of(g, actor):
+        g.set_status(q, "task", t.name, until=g.state.idx + 1)
+        g.emit("task_assigned", g.to(q), to=q.name, target=t.name)
+
+
+@constraint("singapore_task_target")
+def task_target(g, p, ab, ts, params):
+    """«Выполняет задание нанимателя»: the apprentice kills the one his employer named."""
+    task = g.state.status_value(p, "task")
+    if not task:
+        return ("Ученик убивает только по заданию нанимателя, а задания на эту ночь нет.",
+                "The apprentice kills only on his employer's task, and there is none tonight.")
+    if ts and ts[0] != task:
+        return (f"Задание нанимателя на эту ночь — игрок {g.display(task)}.",
+                f"The employer's task tonight is {g.display(task)}.")
+    return None

@@ -26,6 +26,9 @@ SHOP = {  # item: (price, stock)
     "will": (5, 2), "trap": (6, 2), "siren": (4, 3), "rum": (2, 4), "cross": (1, 7),
     "gag": (3, 2),
     "explosive": (3, 7),   # «Покупается только фанатиком и психом» (their roles only)
+    # the cards (визитки), one of each in stock (rules/abilities/singapore/cards.py)
+    "card_health": (3, 1), "card_mvd": (3, 1), "card_press": (3, 1),
+    "card_thief_red": (5, 1), "card_thief_green": (5, 1),
 }
 
 
@@ -53,6 +56,12 @@ ITEM_NAMES = {
     "will": ("Завещание", "Will"), "trap": ("Ловушка", "Trap"), "siren": ("Сирена", "Siren"),
     "rum": ("Бутылка рома", "A bottle of rum"), "cross": ("Освященный крест", "Holy cross"),
     "gag": ("Кляп", "Gag"), "explosive": ("Взрывчатка", "Explosives"),
+    "card_health": ("Визитка министра здравоохранения", "Card of the Minister of Health"),
+    "card_mvd": ("Визитка министра МВД", "Card of the Minister of the Interior"),
+    "card_press": ("Визитка министра печати и туризма",
+                   "Card of the Minister of Press and Tourism"),
+    "card_thief_red": ("Визитка вора в законе (красная)", "Thief-in-law card (red)"),
+    "card_thief_green": ("Визитка вора в законе (зелёная)", "Thief-in-law card (green)"),
 }
 
 

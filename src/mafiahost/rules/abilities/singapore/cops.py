@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic, tie_policy
+from mafiahost.engine.mechanics.questions import answer_handler, ask
 
+from .cards import ministry_cover_pay
 from .common import COPS, Notes, counter, earn, is_clan, set_counter
 from .economy import _take_order
 
@@ -51,6 +53,7 @@ def cover(n, actor, targets, params):
     if stopped:
         n.notes(Notes).covers.append((actor, t))
     set_counter(g, "last_cover:" + actor.faction, [t.name, n.s.number])
+    ministry_cover_pay(n, actor, t)
 
 
 def _lawyer(g):
@@ -139,12 +142,27 @@ def interrogate(n, actor, targets, params):
     mates = []
     if is_clan(t) and not t.role.startswith("apprentice"):
         mates = [q.name for q in g.faction_members(t.faction) if q is not t]
-    accomplice = None
-    if mates:
-        accomplice = mates[0] if len(mates) == 1 else g.roll("accomplice", mates)
+    if len(mates) > 1:
+        # «копы узнают одного из его подельников (выбор посаженного)»: the prisoner is asked;
+        # the dice choose only for his silence (by the end of the next day)
+        default = g.roll("accomplice", mates)
+        ask(g, t, "singapore_accomplice", [(m, m, m) for m in mates], default,
+            due=g.state.idx + 1, about=mates, cop=actor.name)
+        return
+    _tell_cops(g, actor, t, mates[0] if mates else None)
+
+
+def _tell_cops(g, actor, t, accomplice) -> None:
     cops = [q for q in g.faction_members(actor.faction)] or [actor]
     g.emit("interrogation_result", g.to(*cops), to=actor.name, target=t.name,
            accomplice=accomplice)
+
+
+@answer_handler("singapore_accomplice")
+def accomplice_answer(g, q, answer) -> None:
+    """The prisoner's (or the dice's) choice is told to the cops."""
+    cop = g.state.players[q["data"]["cop"]]
+    _tell_cops(g, cop, g.state.players[q["to"]], answer)
 
 
 @mechanic("singapore_blood", visits=False)

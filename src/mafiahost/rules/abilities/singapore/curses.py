@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import constraint, hook, mechanic
+from mafiahost.engine.mechanics.copy import defer
+from mafiahost.engine.mechanics.forced import force
 from mafiahost.engine.mechanics.items import take_item
 from mafiahost.engine.mechanics.questions import answer_handler, ask
 
-from .common import counter, cursed, is_clan, purse, spend, usable
+from .common import VAMPIRES, counter, cursed, is_clan, purse, spend, usable
 
 
 @constraint("singapore_uncursed")
@@ -37,6 +39,8 @@ def curse(n, actor, targets, params):
     kind = params["kind"]
     g.set_status(t, "curse", [kind, actor.name], until=n.idx + 4)
     g.emit("cursed", g.to(t) if kind not in ("fear",) else HOST, to=t.name, kind=kind)
+    if kind == "berserk":
+        berserk_shop(n, t)
 
 
 @hook("night_start", "singapore_night_start")
@@ -60,6 +64,121 @@ def night_start(n, params):
                 n.redirects[p.name] = (last, witch.name)
         elif c == "suicide" and (is_clan(p) or "armed" in g.role(p).tags):
             n.attack(p, p, "direct", "suicide_curse")
+        elif c == "berserk":
+            _berserk_default(n, p)
+        elif c == "bloodlust":
+            _bloodlust_lure(n, p)
+
+
+# ---- berserk: «Жертва жаждет убийства, идет убивать или травить если есть оружие или яд … (если
+# жертва член клана то стреляет в эту ночь именно она, если это погромщик - может стрелять без
+# заказа, если вампир то травит укусом.)»
+
+SHOTS = ("kill", "silver", "poison", "poison_scorpion", "bite_venom")
+
+
+def _berserk_move(g, p):
+    """The berserk's killing move: a vampire's venom bite, anyone else's shot (the clan's,
+    the cops', the thug's); None for one without a gun (the maniac, who must name a role,
+    included)."""
+    aid = "bite_venom" if p.role in VAMPIRES else "kill"
+    spec = g.rules.abilities.get(f"{p.role}.{aid}")
+    if spec is None:        # no gun: the poison he has (one bought at the berserk's shop)
+        for aid, item in (("poison", "poison"), ("poison_scorpion", "scorpion_poison")):
+            spec = g.rules.abilities.get(f"{p.role}.{aid}")
+            if spec is not None and usable(g, p, item):
+                return spec
+        return None
+    if spec.names_role or p.role.startswith("apprentice"):
+        return None
+    return spec
+
+
+def berserk_shop(n, t) -> None:
+    """«если нет оружия или яда - идет в магазин за ядом и пытается отравить персонажа на
+    выбор на следующую ночь»: one with no gun nor poison, who may buy it (not the town:
+    «мирный житель яд купить не может»), buys viper poison the next night (a forced move; it
+    fails if he cannot pay or the shop is out), to poison with the night after."""
+    g = n.g
+    if _berserk_move(g, t) is not None or g.rules.factions[t.faction].side == "town" or \
+            g.rules.abilities.get(f"{t.role}.poison") is None:
+        return
+    force(g, [t], "buy_poison", [], "berserk", night_idx=n.idx + 2)
+
+
+def _berserk_default(n, p) -> None:
+    """A berserk who sends no shot (nor poison) tonight still goes to kill: a victim chosen by
+    the dice (among the living outside his faction, not in jail) at his shot's step."""
+    g = n.g
+    spec = _berserk_move(g, p)
+    if spec is None:
+        return
+    abilities = g.rules.abilities
+    if any(a.actor == p.name and abilities[a.ability].id in SHOTS for a in n.s.pending):
+        return
+    side = (p.faction,) if is_clan(p) or p.faction in ("cops", "vampires") else ()
+    options = [q.name for q in n.s.order if q.alive and q is not p and q.faction not in side
+               and not n.s.has(q, "jailed")]
+    if not options:
+        return
+    victim = n.s.players[g.roll("berserk", options)]
+    g.emit("no_effect", HOST, player=p.name, why="berserk", target=victim.name)
+    defer(n, p, spec, [victim])
+
+
+@constraint("singapore_berserk_shooter", targets=False)
+def berserk_shooter(g, p, ab, ts, params):
+    """«если жертва член клана то стреляет в эту ночь именно она»: while a member of the
+    faction is a berserk (free, in the game), the faction's shot is his."""
+    for q in g.faction_members(p.faction):
+        if q is not p and cursed(g, q) == "berserk" and not g.state.has(q, "jailed"):
+            return (f"Этой ночью стреляет {g.display(q.name)}: на нём проклятие берсерка.",
+                    f"Tonight {g.display(q.name)} shoots: he carries the berserk curse.")
+    return None
+
+
+@constraint("singapore_berserk_venom", targets=False)
+def berserk_venom(g, p, ab, ts, params):
+    """«если вампир то травит укусом»."""
+    if cursed(g, p) == "berserk":
+        return ("На вас проклятие берсерка: вы только травите укусом (впрыснуть яд).",
+                "You carry the berserk curse: you only bite with venom.")
+    return None
+
+
+# ---- bloodlust: «Жертва хочет стать вампиром. Каждый день посылает 3 имени надеясь угадать
+# вампира, если в списке есть вампир - приманивает его ночной ход на себя, если это укус по
+# обращению - становится вампиром. Вампир узнает что кусал другого.»
+
+@constraint("singapore_cursed_with", targets=False)
+def cursed_with(g, p, ab, ts, params):
+    if cursed(g, p) != params["kind"]:
+        if params["kind"] == "berserk":
+            return ("Это ход только для проклятого берсерком.",
+                    "This move is only for one cursed with berserk.")
+        return ("Это ход только для проклятого жаждой крови.",
+                "This move is only for one cursed with bloodlust.")
+    return None
+
+
+@mechanic("singapore_lust_names", visits=False)
+def lust_names(dc, actor, targets, params):
+    """The day's three names; they lure a vampire named among them tonight."""
+    dc.g.set_status(actor, "lust_names", [t.name for t in targets], until=dc.g.state.idx + 1)
+
+
+def _bloodlust_lure(n, p) -> None:
+    g = n.g
+    names = g.state.status_value(p, "lust_names") or ()
+    abilities = g.rules.abilities
+    for a in n.s.pending:
+        v = n.s.players[a.actor]
+        if a.actor not in names or v.role not in VAMPIRES or not a.targets \
+                or not abilities[a.ability].id.startswith("bite") or a.targets[0] == p.name \
+                or a.actor in n.redirects:
+            continue
+        n.redirects[a.actor] = (p.name, a.actor)
+        g.emit("bite_lured", g.to(v), to=v.name, player=p.name, was=a.targets[0])
 
 
 @constraint("singapore_cursed_self")

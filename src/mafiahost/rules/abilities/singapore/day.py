@@ -7,6 +7,7 @@ from __future__ import annotations
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.items import take_item
+from mafiahost.engine.state import FOREVER
 
 from .common import purse, spend
 
@@ -32,7 +33,7 @@ def day_count(dc, params):
         if s.has(p, "vote_void") and p.name in dc.votes:
             dc.silent_void.add(p.name)     # not counted; shown as cast («не узнает»)
             g.emit("vote_void", HOST, player=p.name, why=s.status_value(p, "vote_void"))
-        if p.name not in s.votes and not s.has(p, "voteless"):
+        if p.name not in s.votes and not s.has(p, "voteless") and not s.has(p, "jailed"):
             missed = s.status_value(p, "missed_votes", 0) + 1
             g.set_status(p, "missed_votes", missed)
             if missed > 1 and purse(g, p) >= 1:
@@ -47,9 +48,13 @@ def day_start(g, params):
         if p.alive or p.died != s.idx - 1 or p.how in ("lynched", "jailed"):
             continue
         name = s.status_value(p, "will")
-        if name and s.players[name].alive and take_item(g, p, "will", why="opened"):
+        named = s.players[name] if name else None
+        if named is not None and named.alive and not s.has(named, "jailed") and \
+                take_item(g, p, "will", why="opened"):
+            # «будет посажен указанный в завещании игрок»: jailed this morning, held like one
+            # jailed by the vote (the lawyer may free him tonight, else he leaves at dawn)
             g.emit("will_read", PUBLIC, player=p.name, named=name)
-            g.eliminate(s.players[name], "jailed")
+            g.set_status(named, "jailed", "will", until=FOREVER)
 
 
 @constraint("singapore_gag_allowed")

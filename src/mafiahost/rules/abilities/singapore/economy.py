@@ -97,8 +97,8 @@ def has_usable_item(g, p, ab, ts, params):
 def ordered(g, p, ab, ts, params):
     """The thug kills only on order (a target someone ordered for tonight) unless no mafia
     is left in the game."""
-    if not any(q.alive and is_clan(q) for q in g.state.order):
-        return None
+    if not any(q.alive and is_clan(q) for q in g.state.order) or cursed(g, p) == "berserk":
+        return None     # no mafia left; or the berserk curse («может стрелять без заказа»)
     if not any(o[2] == ts[0] for o in _orders(g, params.get("service", "thug"))):
         return ("Погромщик убивает только по заказу: эту цель никто не заказал.",
                 "The thug kills only on order: nobody ordered this target.")

@@ -101,6 +101,8 @@ def dawn(n, params):
         k = a.attacker
         if k is None or k is t:
             continue
+        # the executor of a successful kill may be paid for its description (rewards.py)
+        g.set_status(k, "last_kill", t.name, until=n.idx + 1)
         if a.cause not in ("poison", "wound", "stake"):
             g.set_status(k, "sinner", True)
         vamp = t.role in VAMPIRES
@@ -149,6 +151,8 @@ def _reports(n, lethal):
     for w, t in n.notes(Notes).witness:
         seen = [[k, v] for v, k in killed_by.items() if t.name in (k, v) and k != v]
         g.emit("witness_result", g.to(w), to=w.name, target=t.name, kills=seen)
+        if seen:        # what his letter to the sheriff may tell, the next day (town.py)
+            g.set_status(w, "witness_saw", seen, until=n.idx + 1)
         if seen:
             g.set_status(w, "saw_weapon", True, until=n.idx + 2)
     for j, t in n.notes(Notes).journal:
@@ -173,3 +177,4 @@ def _reports(n, lethal):
         g.emit("journalist_result", g.to(j), to=j.name, target=t.name, facts=uniq)
         if uniq:
             earn(g, j, 1, "article")
+            g.set_status(j, "article_written", t.name, until=n.idx + 1)   # rewards.py

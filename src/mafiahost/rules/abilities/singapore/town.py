@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mafiahost.engine.mechanics import constraint, mechanic
+from mafiahost.engine.mechanics.forced import force
 from mafiahost.engine.mechanics.items import give_item
 
 from .common import Notes, counter, purse, set_counter, spend
@@ -116,6 +117,10 @@ def drink(n, actor, targets, params):
         set_counter(n.g, "sent_to_confession", [targets[0].name, n.s.number + 1])
         priests = [q for q in n.s.order if q.alive and q.role == "priest"]
         n.g.emit("sent_to_confession", n.g.to(*priests), player=targets[0].name)
+        # «На следующую ночь Священник исповедует собутыльника»: the priest's move next
+        # night is that confession, whether or not he sends a move himself
+        force(n.g, priests, "confess", targets[:1], "drunk_confession", night_idx=n.idx + 2,
+              by=actor)
     if _take_order(n, actor, "drunk", targets[0]):
         n.notes(Notes).drunk_ordered = True
 
@@ -128,3 +133,25 @@ def witness(n, actor, targets, params):
 @mechanic("singapore_journal", visits=False, counts_as_out=False)
 def journal(n, actor, targets, params):
     n.notes(Notes).journal.append((actor, targets[0]))
+
+
+@constraint("singapore_letter_ok", targets=False)
+def letter_ok(g, p, ab, ts, params):
+    """«может через ведущего отправить шерифу письмо в котором описывает преступление»: a
+    crime seen last night, and a sheriff in the game to read it."""
+    if not g.state.status_value(p, "witness_saw"):
+        return ("Прошлой ночью вы не видели преступления: писать шерифу не о чем.",
+                "You saw no crime last night: there is nothing to write to the sheriff.")
+    if not any(q.alive and q.role == "sheriff" for q in g.state.order):
+        return ("Шерифа в игре нет: письмо некому передать.",
+                "There is no sheriff in the game to pass the letter to.")
+    return None
+
+
+@mechanic("singapore_letter", visits=False)
+def letter(dc, actor, targets, params):
+    """The host passes the witness's letter to the sheriff: who killed whom last night (the
+    sheriff is told it comes from the witness, not his name)."""
+    g = dc.g
+    sheriffs = [q for q in g.state.order if q.alive and q.role == "sheriff"]
+    g.emit("witness_letter", g.to(*sheriffs), kills=g.state.status_value(actor, "witness_saw"))

@@ -134,20 +134,29 @@ def peer_rows(quick: bool) -> list[dict]:
             cg_ours, cg_peer = max(1, cg_ours // 4), max(1, cg_peer // 4)
         peers.ensure(peer)
         ours_r, peer_r, ratios = [], [], []
+        phases = {"ours": [0, 0], "peer": [0, 0]}      # phases played, games
+
+        def batch(who, name, n, a=(), phases=phases):
+            r = peers.play(name, n, a)
+            phases[who][0] += r["phases"]
+            phases[who][1] += r["games"]
+            return r["games"] / r["seconds"]
         for i in range(reps):
             if i % 2 == 0:
-                a = peers.run("mafiahost", n_ours, args)
-                b = peers.run(peer, n_peer)
+                a = batch("ours", "mafiahost", n_ours, args)
+                b = batch("peer", peer, n_peer)
             else:
-                b = peers.run(peer, n_peer)
-                a = peers.run("mafiahost", n_ours, args)
+                b = batch("peer", peer, n_peer)
+                a = batch("ours", "mafiahost", n_ours, args)
             ours_r.append(a)
             peer_r.append(b)
             ratios.append(a / b)
         row = {"label": label, "peer": peer, "target": target,
                "ours": statistics.median(ours_r), "theirs": statistics.median(peer_r),
                "ratio": statistics.median(ratios), "ratio_min": min(ratios),
-               "ratio_max": max(ratios), "i_ours": None, "i_theirs": None}
+               "ratio_max": max(ratios), "i_ours": None, "i_theirs": None,
+               "phases_ours": phases["ours"][0] / phases["ours"][1],
+               "phases_peer": phases["peer"][0] / phases["peer"][1]}
         if peers.have_valgrind():
             row["i_ours"] = peers.instructions("mafiahost", cg_ours, args)
             row["i_theirs"] = peers.instructions(peer, cg_peer)
@@ -241,6 +250,11 @@ def main(argv=None) -> int:
         "their own virtualenvs (`bench/peers/`, pinned versions) and played by drivers in",
         "fresh processes alternating with ours (ours, peer, peer, ours, ...: 6 pairs), the",
         "ratio being the median of the pairs' ratios (lowest and highest in brackets).",
+        "Every driver plays one game before its count (first-use costs are not counted, and",
+        "the run of none that callgrind subtracts includes it); the peers' drivers draw a",
+        "random other player by index, the same draw as choosing from the list of the",
+        "others, so building that list is not charged to them. The phases column is the",
+        "mean length of the games played (nights and days), ours / the peer's.",
         "Instructions per game are counted by valgrind's callgrind in the same run (a run",
         "of N games minus a run of none, over N). calder/mafia: 12 players — godfather,",
         "goon, roleblocker, doctor, cop, tracker, watcher, bodyguard, four villagers —",
@@ -248,13 +262,15 @@ def main(argv=None) -> int:
         "9 villagers, random targets and votes.",
         "",
         "| ours | games/s | peer | games/s | ratio by time | target "
-        "| instructions/game, ours | instructions/game, peer | ratio by instructions |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+        "| instructions/game, ours | instructions/game, peer | ratio by instructions "
+        "| phases/game, ours / peer |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in prow:
         ins = ("| — | — | — |" if not r["i_ours"] else
                f"| {r['i_ours'] / 1e6:.2f} M | {r['i_theirs'] / 1e6:.1f} M | "
                f"{r['i_theirs'] / r['i_ours']:.1f}× |")
+        ins += f" {r['phases_ours']:.1f} / {r['phases_peer']:.1f} |"
         met = "met" if r["ratio"] >= r["target"] else "not met"
         lines.append(f"| {r['label']} | {r['ours']:.0f} | {r['peer']} | {r['theirs']:.1f} | "
                      f"{r['ratio']:.2f}× ({r['ratio_min']:.2f}–{r['ratio_max']:.2f}) | "

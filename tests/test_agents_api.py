@@ -176,3 +176,59 @@ def test_schemathesis_with_a_real_seat(world):
     assert ("GET /api/me", 200) in seen and ("GET /api/p/{token}", 200) in seen
     # moves with a real token reach the rules: refused by them (409) or malformed (422)
     assert {s for lab, s in seen if lab.endswith("/act")} & {409, 422}
+
+
+def _singapore_recruit(host, bots=None):
+    """A 20-seat singapore game where a recruiter invites a civilian on night 1: at dawn
+    the civilian is asked whether he joins the clan (a question put to a player)."""
+    from mafiahost.sim import NAMES
+    gid = host.new_game("singapore", NAMES[:20], seed=3, bots=bots).game_id
+    _, g = host.load(gid)
+    roles = {p.name: p.role for p in g.state.order}
+    assert roles["Пётр"] == "recruiter_a" and roles["Иван"] == "civilian"
+    host.act(gid, "Пётр", "recruit", ["Иван"])
+    return gid
+
+
+def test_an_answer_to_a_question_is_sent_through_the_api(tmp_path):
+    """The observation lists the answer as a legal move (labelled in the question's own
+    words, no ids); the program sends it as listed and the engine takes it."""
+    app, host = make_app(str(tmp_path / "g.db"))
+    gid = _singapore_recruit(host)
+    host.resolve(gid)
+    c = client(app)
+    links = host.links(gid)
+    tok = links["Иван"]
+    obs = c.get(f"/api/p/{tok}").json()
+    answers = [m for m in obs["legal"]["moves"] if m["ability"] == "answer"]
+    assert [m["targets"] for m in answers] == [["1", "join"], ["1", "refuse"]]
+    assert answers[0]["label"] == {"ru": "Ответ на вопрос №1: вступить в клан",
+                                   "en": "Answer to question #1: join the clan"}
+    _, g = host.load(gid)
+    assert violations(g, "Иван", obs) == []
+    # the hidden-information check: another seat offered Иван's answer is a leak
+    other = c.get(f"/api/p/{links['Фёдор']}").json()
+    assert violations(g, "Фёдор", other) == []
+    other["legal"]["moves"].append(answers[0])
+    assert "an answer to a question not open to the seat" in violations(g, "Фёдор", other)
+    r = c.post(f"/api/p/{tok}/act", json={"ability": "answer", "targets": ["1", "join"]})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["message"]["ru"] == "Ответ принят: Иван, вопрос №1 — вступить в клан."
+    assert body["message"]["en"] == "Answer recorded: Иван, question #1 — join the clan."
+    assert body["observation"]["role"]["id"] == "apprentice_a"      # he joined the clan
+    assert not [m for m in body["observation"]["legal"]["moves"] if m["ability"] == "answer"]
+    r = c.post(f"/api/p/{tok}/act", json={"ability": "answer", "targets": ["1", "join"]})
+    assert r.status_code == 409 and "№1" in r.json()["error"]["ru"]   # no longer open
+    assert "ответ Иван на вопрос №1: вступить в клан" in host.undo(gid, "ru").message
+
+
+def test_a_bot_answers_a_question_put_to_it(tmp_path):
+    app, host = make_app(str(tmp_path / "g.db"))
+    gid = _singapore_recruit(host, bots={"Иван": "random"})
+    done = host.resolve(gid)
+    assert any(x.startswith("Ответ принят: Иван, вопрос №1") for x in done.data["bots"])
+    _, g = host.load(gid)
+    ev = [e for e in g.events if e.type == "question_answered"]
+    assert len(ev) == 1 and ev[0].data["by"] == "player" and ev[0].data["to"] == "Иван"
+    assert "ответ Иван на вопрос №1" in host.undo(gid, "ru", dry_run=True).message

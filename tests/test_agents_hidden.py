@@ -32,7 +32,8 @@ def test_every_event_leaks_when_planted(monkeypatch):
     """The observation made from the whole log (the host's view) fails the check."""
     g = _game()
     seat = g.state.order[0].name
-    monkeypatch.setattr(observation_module, "told", lambda g, seat: list(g.events))
+    monkeypatch.setattr(observation_module, "told",
+                        lambda g, seat, start=0: list(g.events[start:]))
     bad = violations(g, seat, observation(g, seat, texts=False))
     assert any("rules tell no player" in v for v in bad)      # dice, statuses, ...
     assert any("meant for others" in v for v in bad)          # another seat's moves
@@ -91,7 +92,28 @@ def test_revealed_role_in_a_game_that_hides_roles(monkeypatch):
 def test_the_environment_run_finds_a_planted_leak(monkeypatch):
     pytest.importorskip("pettingzoo")
     from mafiahost.agents import hidden
-    assert hidden.run(["vanilla"], 3)["vanilla"]["violations"] == 0
-    monkeypatch.setattr(observation_module, "told", lambda g, seat: list(g.events))
+    clean = hidden.run(["vanilla"], 3)["vanilla"]
+    assert clean["violations"] == 0 and clean["events"] > 0
+    monkeypatch.setattr(observation_module, "told",
+                        lambda g, seat, start=0: list(g.events[start:]))
     rep = hidden.run(["vanilla"], 3)["vanilla"]
     assert rep["violations"] > 0
+
+
+def test_the_run_checks_the_events_of_every_observation_not_only_the_last(monkeypatch):
+    """A leak that shows only while the game goes on (an observation that holds another
+    seat's private event once, and not in the final one) is caught along the way."""
+    pytest.importorskip("pettingzoo")
+    from mafiahost.agents import hidden
+    real = observation_module.told
+
+    def leaky(g, seat, start=0):
+        out = real(g, seat, start)
+        if start:       # an observation in the course of the game, never the final one
+            extra = [e for e in g.events[start:] if e.type == "action"
+                     and e.data["actor"] != seat and e not in out][:1]
+            out = sorted(out + extra, key=g.events.index)
+        return out
+    monkeypatch.setattr(observation_module, "told", leaky)
+    rep = hidden.run(["vanilla"], 3)["vanilla"]
+    assert rep["violations"] > 0 and "meant for others" in str(rep["first"])

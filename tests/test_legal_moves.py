@@ -99,3 +99,24 @@ def test_the_random_player_draws_only_generated_moves(ruleset):
                             assert draws == legal, (ruleset, p.name, ab.key)
             play_phase(g, rng)
             g.resolve()
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_may_act_is_why_not_actor_without_the_sentence(ruleset):
+    """``may_act`` (the generator's and the random player's question) answers yes exactly
+    when ``why_not_actor`` finds no reason, for every player (the dead included) and every
+    ability of every role in the rule set (not only his own), in states of random games."""
+    asked = refused = 0
+    for seed in range(4):
+        g = new_random_game(ruleset, 12, seed)
+        rng = random.Random(seed)
+        while not g.state.over and g.state.idx < 12:
+            for p in g.state.order:
+                for ab in g.rules.abilities.values():
+                    ok = g.why_not_actor(p, ab) is None
+                    assert g.may_act(p, ab) == ok, (ruleset, seed, g.state.idx, p.name, ab.key)
+                    asked += 1
+                    refused += not ok
+            play_phase(g, rng)
+            g.resolve()
+    assert asked > refused > 0

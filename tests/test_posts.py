@@ -177,7 +177,7 @@ def test_morning_post_and_private_messages_of_a_known_night():
     assert en.startswith("[b]Night 1:[/b]") and "Check: Борис — positive status." in en
     final = posts.final_post(g, None)     # the host's log shows it all at the end
     assert "Дина спасается (Глеб): «Убийство» не удаётся." in final
-    assert "Вера проверяет Борис: положительный статус." in final
+    assert "Вера проверяет Бориса: положительный статус." in final
 
 
 def test_live_count_keeps_secret_day_effects():
@@ -203,7 +203,7 @@ def test_live_count_keeps_secret_day_effects():
     bb = posts.vote_count_post(g, "en", "bbcode")
     assert "[*][b]Борис[/b] — 2: Вера, Глеб" in bb and "Against all — 1: Дина" in bb
     result = posts.phase_post(g, g.resolve())             # the switch shows with the result
-    assert "Голос игрока Вера засчитан против: Лев." in result
+    assert "Голос Веры засчитан против: Лев." in result
 
 
 def test_replaced_player_appears_under_the_new_nick():
@@ -308,7 +308,7 @@ def test_announcements_the_rules_require():
         # gemini hides roles until the log (reveal_roles: false), even if an event carried one
         "Зоя выбывает по решению ведущего (мастерский произвол: два дня подряд без "
         "отписки).",
-        "Приговор над Зоя привёл в исполнение Глеб.",
+        "Приговор над Зоей приводит в исполнение Глеб.",
     ]
 
 

@@ -25,24 +25,81 @@ PHASE_ID = {"ru": re.compile(r"\b(?:night|day|setup) \d+\b"),
             # English prose says "from night 2"; a label leaks as «night 1», 'day 2', now: day 1
             "en": re.compile(r"(?:[«'\"\[(]|: )(?:night|day|setup) \d+\b")}
 DUMP = re.compile(r"\b[a-z]+_[a-z_]+\b|(?<![\[\w])[a-z_]{3,}=\S")
-GENDER_SLASH = re.compile(r"[а-яё]\((?:а|ой|ась|лась|ла|на|ая|ым|ую|ее|её|ые|одна|ей|ёй)\)",
+GENDER_SLASH = re.compile(r"[а-яё]\((?:а|ой|ась|лась|ла|на|ая|ым|ую|ее|её|ые|одна|ей|ёй|неё|её)\)",
                           re.I)
-#: a rule set whose own texts belong to another issue (11: singapore's messages file) is
-#: checked for rule-set ids and phase labels only, not for id dumps and «(а)» endings
-OWNED_ELSEWHERE = {"singapore"}
+#: id-like values of these keys in a rule set file are internal ids (items, statuses,
+#: slots, the abilities a role uses), as are the keys of its roles, abilities, factions
+ID_KEYS = frozenset({"id", "use", "item", "items", "status", "slot", "initial_status",
+                     "requires_status", "counter", "kind", "role", "roles", "to", "steps"})
+ID_WORD = re.compile(r"^[a-z][a-z0-9_]{2,}$")
+#: Latin words that are not ids of the rule set even where a rule set file uses them so
+#: (markup, words of the command line the host types)
+NOT_IDS = frozenset({"spoiler", "red", "bold", "plain", "bbcode", "night", "day", "main",
+                     "true", "false", "none", "any", "all", "self"})
+
+
+#: a Latin word in a Russian text: an id or English left in (the command line's words the
+#: host types, the forum's markup and hash names excepted)
+LATIN_RU = re.compile(r"(?<![\w./-])(?!(?:act|vote|late|replace|undo|resolve|preview|mafiahost|"
+                      r"export|import|verify|json|game|host|serve|sha|bbcode|plain|url|votes|"
+                      r"spoiler|color|red|quote|http|https|www|com|org|txt|size|list|code)\b)"
+                      r"[a-z]{3,}(?![\w/])")
 
 
 RULESET_IDS = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(
     available(), key=len, reverse=True))) + r")(?![\w-])")
 
 
-def _ids(ruleset: str) -> re.Pattern:
+def _words_of(raw, out: set, key: str = "") -> None:
+    if isinstance(raw, dict):
+        for k, v in raw.items():
+            if key in ("roles", "abilities", "factions", "initial_status") \
+                    and isinstance(k, str):
+                out.add(k)
+            _words_of(v, out, str(k))
+    elif isinstance(raw, list):
+        for v in raw:
+            _words_of(v, out, key)
+    elif isinstance(raw, str) and key in ID_KEYS:
+        out.add(raw)
+
+
+def internal_ids(ruleset: str) -> set[str]:
+    """Every internal id of a rule set: its roles, abilities, factions, items, statuses,
+    slots (from its file), its status and counter labels, the ids of the rule sets."""
+    import yaml
+
+    from mafiahost.render import labels
+    from mafiahost.rules import DATA
+    out: set[str] = set(available())
+    raw = yaml.safe_load((DATA / f"{ruleset}.yaml").read_text(encoding="utf-8"))
+    _words_of({k: v for k, v in raw.items() if k in ("roles", "abilities", "factions",
+                                                    "hooks", "setup")}, out)
     r = load(ruleset)
-    words = set(available()) | {r.id}
-    words |= {a for a in r.ability_ids if "_" in a}
-    words |= {x for x in r.roles if "_" in x}
-    return re.compile(r"(?<![\w-])(?:" + "|".join(sorted(map(re.escape, words),
-                                                        key=len, reverse=True)) + r")(?![\w-])")
+    out |= set(r.ability_ids) | set(r.roles) | set(r.factions)
+    words = labels._data()["ru"]
+    out |= set(words["status"]) | set(words["counter"])
+    return {w for w in out if ID_WORD.match(w) and w not in NOT_IDS}
+
+
+def _ids(ruleset: str) -> dict[str, re.Pattern]:
+    """Per language, the pattern of ids that must not reach people: in Russian any of the
+    rule set's ids; in English an id with an underscore anywhere, and any id in brackets
+    or quotes («Лечение (heal)», "'gag'") — plain English words such as "heal" are prose."""
+    words = internal_ids(ruleset)
+    alt = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+    r = load(ruleset)
+    names_en = " ".join([x.name_en for x in (*r.roles.values(), *r.abilities.values(),
+                                             *r.factions.values())]
+                        + [s.name_en for s in r.steps])
+    # «The one who steals (thief)»: a rule set's own English name may explain itself so
+    own = {w for w in words if re.search(r"[(«'\"]" + re.escape(w) + r"[)»'\"]", names_en)}
+    quoted = "|".join(sorted(map(re.escape, words - own), key=len, reverse=True)) or "(?!)"
+    under = "|".join(sorted((re.escape(w) for w in words if "_" in w or w in available()),
+                            key=len, reverse=True))
+    return {"ru": re.compile(r"(?<![\w-])(?:" + alt + r")(?![\w-])"),
+            "en": re.compile(r"(?<![\w-])(?:" + under + r")(?![\w-])"
+                             r"|[(«'\"](?:" + quoted + r")[)»'\"]")}
 
 
 def _visible(page: str) -> str:
@@ -55,15 +112,14 @@ def _around(text: str, m) -> str:
     return " ".join(text[max(0, m.start() - 120):m.end() + 60].split())
 
 
-def check(text: str, ruleset: str, where: str, ids: re.Pattern, lang: str = "ru") -> None:
-    pats = [(ids if ruleset not in OWNED_ELSEWHERE else RULESET_IDS, "an id"),
-            (PHASE_ID[lang], "a phase label")]
-    if ruleset not in OWNED_ELSEWHERE:
-        pats.append((DUMP, "an id dump"))
+def check(text: str, ruleset: str, where: str, ids: dict, lang: str = "ru") -> None:
+    pats = [(ids[lang], "an id"), (PHASE_ID[lang], "a phase label"), (DUMP, "an id dump")]
+    if lang == "ru":
+        pats.append((LATIN_RU, "an English word"))
     for pat, what in pats:
         m = pat.search(text)
         assert m is None, f"{where}: {what} {m.group(0)!r} in: {_around(text, m)}"
-    if ruleset not in OWNED_ELSEWHERE and lang == "ru":
+    if lang == "ru":
         m = GENDER_SLASH.search(text)
         assert m is None, f"{where}: {m.group(0)!r} (neutral wording) in: {_around(text, m)}"
 
@@ -124,9 +180,9 @@ def test_no_internal_id_reaches_people(tmp_path, ruleset):
                     check(t, ruleset, f"text {lang}/{fmt} step {step}", ids, lang)
             d = h.resolve(gid, preview=True, lang=lang)
             check(d.message, ruleset, "resolve --preview", ids, lang)
-        for e in _refusals(h, gid, g):
-            check(e.ru, ruleset, "refusal ru", ids)
-            check(e.en, ruleset, "refusal en", ids, "en")
+        for e in _refusals(h, gid, g):      # what the host typed may be quoted back
+            check(e.ru.replace("«kill»", "«…»"), ruleset, "refusal ru", ids)
+            check(e.en.replace("'kill'", "'…'"), ruleset, "refusal en", ids, "en")
         for p in g.state.order:
             moves = g.legal_moves(p.name)
             if moves and rng.random() < 0.8:
@@ -186,7 +242,7 @@ def test_the_final_log_keeps_original_and_replacement_nicks():
     g.resolve()
     log = posts.final_post(g, None, "ru").split("Лог игры", 1)[1]
     night, _, rest = log.partition("День 1")
-    assert "Анна проверяет Глеб" in night and "Новичок" not in night
+    assert "Анна проверяет Глеба" in night and "Новичок" not in night
     assert "Новичок" in rest
 
 
@@ -259,3 +315,82 @@ def test_engine_refusals_about_a_player_use_neutral_words(ruleset):
     assert texts
     for t in texts:
         assert not GENDER_SLASH.search(t) and "мёртв" not in t, t
+
+
+def _cause_words(g, e, lang: str) -> str:
+    """What the log must call a death's cause: the move of the role of whoever made it
+    (the sheriff's «Выстрел», the yakuza's «Выстрел якудза»), else a side or an order
+    (``terms.causes``), a role, a faction, an item."""
+    from mafiahost.render import posts
+    d = e.data
+    cause, by = d["cause"], d.get("by")
+    w = posts.Writer(g, lang)
+    ru = lang == "ru"
+    if by in g.state.players:
+        role = _role_then(g, e, by)
+        spec = g.rules.abilities.get(f"{role}.{cause}")
+        if spec is not None:
+            return spec.name_ru if ru else spec.name_en
+    causes = w.m["terms"].get("causes", {})
+    if cause in causes:
+        return causes[cause]
+    if cause in g.rules.roles:
+        return w.role_name(cause)
+    if cause in g.rules.factions:
+        return w.faction_name(cause)
+    return w.who(cause)
+
+
+def _role_then(g, e, seat: str) -> str:
+    """``seat``'s role when event ``e`` happened (roles change: recruitment, heirs)."""
+    role = next(r for n, r, *_ in g.events[0].data["players"] if n == seat)
+    for x in g.events:
+        if x is e:
+            break
+        if x.type == "role_changed" and x.data.get("player") == seat:
+            role = x.data["role"]
+    return role
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_each_death_in_the_final_log_is_named_by_its_real_cause(ruleset):
+    """In the seeded games of every rule set, each death's line of the final log names
+    its cause in words and by whoever caused it: the sheriff's shot as the sheriff's, not
+    as the mafia's (a move's name is looked up in the killer's role, never the victim's),
+    a side's shot as that side's («выстрел якудза»), never by an id."""
+    from test_posts_rulesets import games
+
+    from mafiahost.render import posts
+    ids = _ids(ruleset)
+    seen = 0
+    for g, _steps, _phases in games(ruleset):
+        deaths = [e for e in g.events if e.type == "dies"]
+        for lang in ("ru", "en"):
+            w = posts.Writer(g, lang)
+            for e in deaths:
+                line = w.event_line("log", e)
+                if line is None:            # the rule set tells it by its own event
+                    continue
+                want = _cause_words(g, e, lang)
+                assert want and want.casefold() in line.casefold(), (lang, e.data, line, want)
+                check(line, ruleset, "death", ids, lang)
+                seen += 1
+    if ruleset in ("classic", "gemini", "mafia-yakuza", "singapore", "antem"):
+        assert seen, "the seeded games of a rule set with kills have deaths"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_roll_says_what_it_was_for(ruleset):
+    """Each roll of the seeded games has words for what it decided (``terms.rolls``): the
+    log never falls back to the bare «бросок», and never shows the rule set's label."""
+    from test_posts_rulesets import games
+
+    from mafiahost.render import posts
+    missing = set()
+    for g, _steps, _phases in games(ruleset):
+        for lang in ("ru", "en"):
+            w = posts.Writer(g, lang)
+            for e in g.events:
+                if e.type == "roll" and w.roll_words(e.data["why"]) == w.term("roll_other"):
+                    missing.add(e.data["why"])
+    assert not missing, sorted(missing)

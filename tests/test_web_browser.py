@@ -115,7 +115,7 @@ def test_host_and_players_play_a_night_in_the_browser(browser, tmp_path):
         hp.click("text=Предпросмотр итогов")
         assert "ПРЕДПРОСМОТР" not in hp.content()          # the page, not the CLI banner
         causes = hp.locator("ul.causes").inner_text()     # what will happen, in sentences
-        assert "Анна проверяет Борис" in causes and "check_result" not in causes
+        assert "Анна проверяет Бориса" in causes and "check_result" not in causes
         hp.on("dialog", lambda d: d.accept())
         hp.click("form[action$='/resolve'] button")
         assert hp.url.endswith("/posts")

@@ -61,11 +61,16 @@ def _env() -> dict:
     return env
 
 
-def run(name: str, games: int, args: list[str] = ()) -> float:
-    """Games per second of one batch in a fresh process."""
+def play(name: str, games: int, args: list[str] = ()) -> dict:
+    """One batch in a fresh process: the driver's JSON line (games, seconds, phases)."""
     out = subprocess.run(command(name, games, args), check=True, capture_output=True,
                          text=True, env=_env()).stdout
-    r = json.loads(out.strip().splitlines()[-1])
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def run(name: str, games: int, args: list[str] = ()) -> float:
+    """Games per second of one batch in a fresh process."""
+    r = play(name, games, args)
     return r["games"] / r["seconds"]
 
 

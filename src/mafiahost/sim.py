@@ -38,8 +38,13 @@ def play_phase(g: Game, rng: random.Random) -> None:
         aa = against_all_today(g)
         for p in alive:
             random_vote(g, p, alive, aa, rnd)
+    phase = s.phase
+    by_phase = g.rules.by_phase
+    dead_movers = g.rules.dead_movers
     for p in s.order:
-        random_moves(g, p, rnd)
+        abilities = by_phase[p.role][phase]
+        if abilities and (p.alive or (p.role, phase) in dead_movers):
+            _moves(g, p, abilities, rnd)
 
 
 def against_all_today(g: Game) -> bool:
@@ -66,10 +71,14 @@ def random_moves(g: Game, p, rnd) -> None:
     targets drawn uniformly from the legal ones (``Game.random_legal_targets``, one of
     ``Game.legal_targets``), a role-naming move naming one of its roles uniformly."""
     abilities = g.rules.by_phase[p.role][g.state.phase]
-    if not abilities or (not p.alive and not any(ab.while_dead for ab in abilities)):
-        return
+    if abilities and (p.alive or (p.role, g.state.phase) in g.rules.dead_movers):
+        _moves(g, p, abilities, rnd)
+
+
+def _moves(g: Game, p, abilities, rnd) -> None:
+    may_act = g.may_act
     for ab in abilities:
-        if rnd() < 0.1 or g.why_not_actor(p, ab) is not None:
+        if rnd() < 0.1 or not may_act(p, ab):
             continue
         ts = g.random_legal_targets(p, ab, rnd)
         if ts is not None:

@@ -264,6 +264,8 @@ class MafiaEnv(AECEnv):
         dead_acts = {r for r, ph in by_phase.items()
                      if any(ab.while_dead for abs_ in ph.values() for ab in abs_)}
         self._dead_acts = dead_acts
+        self._night_immediate = any(ab.immediate and ab.phase == "night"
+                                    for ab in self.rules.abilities.values())
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -322,9 +324,18 @@ class MafiaEnv(AECEnv):
             self.voted: set[str] = set()
             self.turns_left = {}
             self.queue = []
+            st = g.state
+            # by night (no votes), a role without a night ability and no question open to
+            # it has nothing to do all night (nothing changes roles or asks before dawn
+            # unless a night ability acts at once): not queued, never asked
+            quiet = st.phase == "night" and not self._night_immediate
+            by_phase = self.rules.by_phase
             for a in self.possible_agents:
-                p = g.state.players[a]
+                p = st.players[a]
                 if p.alive or p.role in self._dead_acts:
+                    if quiet and not by_phase[p.role].get("night") and not (
+                            st.questions and open_questions(st, a)):
+                        continue
                     self.queue.append(a)
                     self.turns_left[a] = self.turns
             self._skip_idle()

@@ -7,12 +7,13 @@ true state of the game at that moment (roles, factions, who acted on whom), neve
 event's ``audience``. Every other kind of event (dice, statuses, the host's records of
 blocks, saves, redirects, schedules …) is told to no player. On top of the events, the check
 looks at the rest of the observation: the seat's own role and side, who is alive (as the
-public posts say), the legal moves (the seat's own abilities), and no replay-only or
-secret field (``_…``, the seed).
+public posts say), the legal moves (the seat's own abilities, and answers only to the
+questions put to it and still open), and no replay-only or secret field (``_…``, the seed).
 
 ``violations(game, seat, obs)`` lists every breach in words (empty: the observation is
 clean); ``python -m mafiahost.agents.hidden`` plays games through the environment and checks
-every seat's observation at every phase (``.ci/run`` runs it with 1,000 games a rule set).
+every seat's observation at every phase, every event in it included (``.ci/run`` runs it
+with 1,000 games a rule set).
 """
 
 from __future__ import annotations
@@ -44,13 +45,14 @@ TO_KINDS = {
     "check_result", "answer", "attacked", "bonus", "bottle_found", "coins_changed",
     "commissar_gone", "copy_result", "imagined", "item_gained",
     "item_spent", "journalist_result", "passed_out", "poisoned", "question_answer",
-    "question_granted", "recruit_failed", "redirect_failed", "redirect_set", "shot_failed",
-    "vest_hit", "visitor_known", "watch_result", "action_gained", "curse_lifted", "cursed",
+    "question_granted", "redirect_failed", "redirect_set", "shot_failed",
+    "vest_hit", "visitor_known", "watch_result", "action_gained", "cursed",
     "recruit_attempt", "witness_result",
     "trashed",                                  # singapore: the thug learns what he found
     "puppet_vote",                              # the one whose vote another casts (kidnapped)
     "drink_missed",                             # singapore: the ghost found nobody at home
     "resell_ordered", "delivered",              # singapore: the reseller's orders; the customer's item
+    "guess_missed",                             # singapore: the maniac named a wrong role
     "question_asked", "question_answered",      # a question put to the player, his answer
     "move_forced", "forced_move_failed",        # a move the rules make for him; its failure
     "card_called",                              # singapore: the caller learns his call is made
@@ -74,6 +76,7 @@ class Truth:
         self.acted: dict[str, set] = {}     # seat -> targets of its moves this phase
         self.public_alive = {n: True for n, _ in first["players"]}
         self.status: dict[tuple, object] = {}
+        self.questions: dict[str, tuple] = {}   # open: id -> (to, option ids)
 
     def apply(self, e) -> None:
         t, d = e.type, e.data
@@ -84,6 +87,10 @@ class Truth:
             self.faction[d["player"]] = d["faction"]
         elif t == "phase_started":
             self.acted = {}
+        elif t == "question_asked":
+            self.questions[str(d["id"])] = (d["to"], {o[0] for o in d["options"]})
+        elif t == "question_answered":
+            self.questions.pop(str(d["id"]), None)
         elif t == "status":
             self.status[(d["player"], d["status"])] = d.get("value")
         elif t == "action":
@@ -139,6 +146,13 @@ def entitled(truth: Truth, seat: str, e) -> str | None:
         ok = truth.member(seat, d.get("clan"))
     elif t in ("met", "town_mafia"):
         ok = seat in (d.get("players") or d.get("members") or ())
+    elif t == "recruit_failed":         # the recruiter and his clan: «мафия получает ответ»,
+        ok = seat == to or truth.member(seat, truth.faction.get(to))   # seed 000, 1.2
+    elif t == "curse_lifted":           # the one cursed, and the witch who lifts her curse
+        c = truth.status.get((to, "curse"))
+        ok = seat == to or (isinstance(c, (list, tuple)) and len(c) > 1 and c[1] == seat)
+    elif t == "no_effect":              # a host's record, unless a player is told (``to``):
+        ok = to is not None and seat == to     # the witch kept the curse he asked her to lift
     elif t == "caught":                 # the one caught and the trap's owner
         ok = seat in (to, d.get("owner"))
     elif t == "join_request":           # singapore: the asker and the clan's boss (its members
@@ -191,29 +205,36 @@ class SeatCheck:
         self.i = 0          # true events followed so far
         self.j = 0          # told events matched so far
 
-    def check(self, obs: dict) -> list[str]:
+    def check(self, obs: dict, since_last: bool = False) -> list[str]:
+        """The breaches in ``obs``. Its ``events`` are all the seat was told, or, with
+        ``since_last``, only those told since the last check (``told(g, seat, start)``
+        from where the last one ended: the earlier ones were checked then)."""
         g, seat, truth = self.g, self.seat, self.truth
         out: list[str] = []
         if obs.get("seat") != seat:
             out.append(f"the observation is of seat {obs.get('seat')!r}, not {seat!r}")
         told = obs.get("events", [])
-        j = self.j
+        base = self.j if since_last else 0
+        j = 0 if since_last else self.j
         events = g.events
         for e in events[self.i:]:
-            if j < len(told) and event_record(e) == told[j]:
-                why = entitled(truth, seat, e)
-                if why is not None:
-                    out.append(f"event {j} ({e.phase}): {why}")
-                j += 1
+            if j < len(told):
+                rec = told[j]
+                if rec.get("type") == e.type and event_record(e) == rec:
+                    why = entitled(truth, seat, e)
+                    if why is not None:
+                        out.append(f"event {base + j} ({e.phase}): {why}")
+                    j += 1
             truth.apply(e)
             if e.type == "eliminated":
                 truth.public_alive[e.data["player"]] = False
             elif e.type == "revived":
                 truth.public_alive[e.data["player"]] = True
         self.i = len(events)
-        self.j = j
+        self.j = base + j
         if j < len(told):
-            out.append(f"event {j} and later: not events of this game, or out of order")
+            out.append(f"event {base + j} and later: not events of this game, or out of "
+                       f"order")
         role = obs.get("role", {})
         if role.get("id") != truth.role.get(seat):
             out.append(f"the role shown ({role.get('id')}) is not the seat's own")
@@ -221,7 +242,12 @@ class SeatCheck:
             out.append("the side shown is not the seat's own")
         mine = set(g.rules.roles[truth.role[seat]].abilities) if seat in truth.role else set()
         for m in obs.get("legal", {}).get("moves", ()):
-            if m.get("ability") not in mine:
+            if m.get("ability") == "answer" and "answer" not in mine:
+                ts = list(m.get("targets") or []) + [None, None]
+                q = truth.questions.get(str(ts[0]))
+                if q is None or q[0] != seat or ts[1] not in q[1]:
+                    out.append("an answer to a question not open to the seat")
+            elif m.get("ability") not in mine:
                 out.append(f"a legal move of an ability the seat does not have "
                            f"({m.get('ability')})")
         for p in obs.get("players", ()):
@@ -243,34 +269,46 @@ def violations(g, seat: str, obs: dict) -> list[str]:
 # ---- the run: games through the environment -------------------------------------------------
 
 def run(rulesets, games: int, players: int = 12) -> dict:
-    """Play ``games`` games a rule set through the environment with random agents. Every
-    phase, every seat's observation is checked (its role, side, legal moves, who is alive,
-    its fields); at the end of each game every seat's whole observation, with every event
-    it was told (the events only grow, so the last one holds them all), is checked from the
-    start. Returns counts per rule set."""
+    """Play ``games`` games a rule set through the environment with random agents, and
+    check every seat's observation at every phase: all of it (its role, side, legal moves,
+    who is alive, its fields) and every event in it, each event when it is new (the events
+    told since the seat's last observation, ``observation.told(g, seat, start)``, checked
+    against the true game as it stood when each happened; the earlier ones were checked in
+    the earlier observations, which the later ones extend). At the end of each game every
+    seat's whole observation, every event it was told, is checked again from the start, by
+    a fresh check. Returns counts per rule set."""
+    import importlib
     import random
 
     from .env import raw_env
-    from .observation import observation
+    # the module (the package's name ``observation`` is the function)
+    obs_module = importlib.import_module(__package__ + ".observation")
     report = {}
     for r in rulesets:
         env = raw_env(ruleset=r, players=players)
-        checked = bad = 0
+        checked = bad = events = 0
         first_bad = None
 
-        def look(chk, g, seat, full, s):
-            nonlocal checked, bad, first_bad
+        def look(chk, g, seat, start, s):
+            """Check ``seat``'s observation now, its events those told from log position
+            ``start`` on (0: all); the next start."""
+            nonlocal checked, bad, first_bad, events
             checked += 1
-            obs = observation(g, seat, texts=False, events=None if full else [])
-            v = chk.check(obs)
+            end = len(g.events)
+            told = obs_module.told(g, seat, start)
+            events += len(told)
+            obs = obs_module.observation(g, seat, texts=False, events=told)
+            v = chk.check(obs, since_last=start > 0)
             if v:
                 bad += 1
                 first_bad = first_bad or [s, seat, v[:3]]
+            return end
         for s in range(games):
             rng = random.Random(s)
             env.reset(seed=s)
             g = env.game
             checks = {seat: SeatCheck(g, seat) for seat in env.possible_agents}
+            start = dict.fromkeys(env.possible_agents, 0)
             label = None
             while env.agents:
                 a = env.agent_selection
@@ -280,14 +318,14 @@ def run(rulesets, games: int, players: int = 12) -> dict:
                 if g.state.idx != label:
                     label = g.state.idx
                     for seat, chk in checks.items():
-                        look(chk, g, seat, False, s)
+                        start[seat] = look(chk, g, seat, start[seat], s)
                 mask = env.observe(a)["action_mask"]
                 legal = mask.nonzero()[0]
                 env.step(int(legal[int(rng.random() * len(legal))]))
             for seat in env.possible_agents:
-                look(SeatCheck(g, seat), g, seat, True, s)
+                look(SeatCheck(g, seat), g, seat, 0, s)
         report[r] = {"games": games, "observations": checked, "violations": bad,
-                     "first": first_bad}
+                     "events": events, "first": first_bad}
     return report
 
 
@@ -317,7 +355,8 @@ def main(argv=None) -> int:
     with ProcessPoolExecutor(max_workers=max(1, a.jobs)) as pool:
         for r, rep, dt in pool.map(_one, work):
             bad += rep["violations"]
-            print(f"{r:14} {rep['games']} games, {rep['observations']} observations checked, "
+            print(f"{r:14} {rep['games']} games, {rep['observations']} observations and "
+                  f"{rep['events']} events in them checked, "
                   f"{rep['violations']} with a leak ({dt:.1f} s)"
                   + (f"; first: {json.dumps(rep['first'], ensure_ascii=False)}"
                      if rep["first"] else ""))

@@ -44,9 +44,13 @@ def _plain(v):
     return v
 
 
-def told(g, seat: str) -> list:
-    """The events the seat has been told (``Game.view``)."""
-    return g.view(seat)
+def told(g, seat: str, start: int = 0) -> list:
+    """The events the seat has been told (``Game.view``); with ``start``, only those from
+    log position ``start`` on (the log only grows: the earlier ones stay as they were)."""
+    if not start:
+        return g.view(seat)
+    g.player(seat)
+    return [e for e in g.events[start:] if e.visible_to(seat)]
 
 
 def legal_votes(g, seat: str) -> list[str]:
@@ -57,11 +61,29 @@ def legal_votes(g, seat: str) -> list[str]:
 
 def move_label(g, ability_id: str, targets, role: str) -> dict:
     ab = g.rules.abilities.get(f"{role}.{ability_id}")
+    if ab is None and ability_id == "answer" and len(targets) == 2:
+        return answer_label(g, *targets)
+    if ab is not None and ab.names_role and targets:   # the last target names a role
+        r = g.rules.roles.get(targets[-1])
+        if r is not None:
+            seats = ", ".join(g.display(t) for t in targets[:-1])
+            lead = f"{seats}, " if seats else ""
+            return _pair(f"{ab.name_ru} → {lead}{r.name_ru}",
+                         f"{ab.name_en} → {lead}{r.name_en}")
     ru, en = (ab.name_ru, ab.name_en) if ab else (ability_id, ability_id)
     if targets:
         shown = ", ".join(g.display(t) for t in targets)
         ru, en = f"{ru} → {shown}", f"{en} → {shown}"
     return _pair(ru, en)
+
+
+def answer_label(g, qid, option) -> dict:
+    """«Ответ на вопрос №3: вступить в клан»: an answer to a question put to the seat, in
+    the question's own words."""
+    q = (g.state.questions or {}).get(int(qid)) if str(qid).isdigit() else None
+    said = next((o for o in (q or {}).get("options", ()) if o[0] == option), None)
+    ru, en = (said[1], said[2]) if said else (option, option)
+    return _pair(f"Ответ на вопрос №{qid}: {ru}", f"Answer to question #{qid}: {en}")
 
 
 def vote_label(g, target: str) -> dict:

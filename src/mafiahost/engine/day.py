@@ -81,13 +81,14 @@ def check_vote(g, p, target, fixed: bool = False):
         return ("Игра окончена.", "The game is over.")
     if s.phase != "day":
         return ("Голосовать можно только днём.", "Votes are cast by day only.")
-    if s.number < g.rules.day.first_vote_day:
-        return (f"В этой игре голосование начинается с {g.rules.day.first_vote_day}-го дня.",
-                f"In this game voting starts on day {g.rules.day.first_vote_day}.")
-    why = vote_loss(g, p)
-    if why:
-        return why
     rules = g.rules.day
+    if s.number < rules.first_vote_day:
+        return (f"В этой игре голосование начинается с {rules.first_vote_day}-го дня.",
+                f"In this game voting starts on day {rules.first_vote_day}.")
+    if p.st or not p.alive:
+        why = vote_loss(g, p)
+        if why:
+            return why
     if target == "against_all":
         ok = rules.against_all == "every_day" or (rules.against_all == "first_day"
                                                    and s.number == 1)
@@ -105,10 +106,12 @@ def check_vote(g, p, target, fixed: bool = False):
             return (f"«{target}» уже не в игре; голосовать можно только против "
                     f"тех, кто в игре.",
                     f"'{target}' is out (dead or removed); vote only for players in the game.")
-    for fn, params in g.rules.hooks.get("vote_check", ()):
-        why = fn(g, p, target, params)
-        if why is not None:
-            return why
+    hooks = g.rules.hooks.get("vote_check")
+    if hooks:
+        for fn, params in hooks:
+            why = fn(g, p, target, params)
+            if why is not None:
+                return why
     if not fixed and rules.vote_changes is not None and p.name in s.votes \
             and s.vote_changes.get(p.name, 0) >= rules.vote_changes:
         return (f"Голос можно менять не более {times_ru(rules.vote_changes)} за день.",
@@ -190,11 +193,13 @@ def resolve_day(g) -> None:
     if s.number < day.first_vote_day:
         g.emit("no_lynch", PUBLIC, why="no_vote_today")
         return
-    eligible = [p for p in s.order if p.alive and vote_loss(g, p) is None]
+    # a player without statuses votes (vote_loss would find no reason)
+    eligible = [p for p in s.order if p.alive and (not p.st or vote_loss(g, p) is None)]
     can = {p.name for p in eligible}
     votes = {v: t for v, t in s.votes.items() if v in can}
-    for p in eligible:
-        master = s.status_value(p, "puppet") if p.st else None
+    marked = [p for p in eligible if p.st]       # only they may be puppets or weigh more
+    for p in marked:
+        master = s.status_value(p, "puppet")
         if master is not None:
             if master in votes:
                 votes[p.name] = votes[master]
@@ -202,8 +207,8 @@ def resolve_day(g) -> None:
             else:
                 votes.pop(p.name, None)
     dc = DayCount(g, votes)
-    for p in eligible:
-        w = s.status_value(p, "vote_weight") if p.st else None
+    for p in marked:
+        w = s.status_value(p, "vote_weight")
         if w is not None:
             dc.weights[p.name] = w
     for a in s.day_actions:
@@ -218,35 +223,40 @@ def resolve_day(g) -> None:
             mech.fn(dc, actor, ts, params)
     for fn, params in g.rules.hooks.get("day_count", ()):
         fn(dc, params)
+    nonvoters_against_self = day.nonvoters_against_self
     for_: dict[str, list] = {}
     shown: dict[str, list] = {}            # the public count: silently void votes as cast
     against_all = shown_against = 0
     cast = 0
     silent = dc.silent_void
     for p in eligible:
-        t = votes.get(p.name)
+        name = p.name
+        t = votes.get(name)
         if t is None:
-            if day.nonvoters_against_self and not s.has(p, "excused"):
-                for_.setdefault(p.name, []).append(p.name)
-                shown.setdefault(p.name, []).append(p.name)
+            if nonvoters_against_self and not s.has(p, "excused"):
+                for_.setdefault(name, []).append(name)
+                shown.setdefault(name, []).append(name)
                 cast += 1
             continue
-        void = p.name in silent
+        void = name in silent
         cast += not void
         if t == "against_all":
             against_all += not void
             shown_against += 1
         elif t != "abstain":
-            shown.setdefault(t, []).append(p.name)
+            shown.setdefault(t, []).append(name)
             if not void:
-                for_.setdefault(t, []).append(p.name)
+                for_.setdefault(t, []).append(name)
     if day.absent_rule:
         for p in s.order:
             if p.alive and s.has(p, "absent"):
                 for_.setdefault(p.name, []).append(p.name)
                 shown.setdefault(p.name, []).append(p.name)
     dc.for_ = for_
-    counts = {k: dc.weight_of(v) for k, v in for_.items()}
+    if dc.weights:
+        counts = {k: dc.weight_of(v) for k, v in for_.items()}
+    else:
+        counts = {k: len(v) for k, v in for_.items()}
     dc.counts = counts
     if silent:
         g.emit("vote_count", PUBLIC, counts={k: dc.weight_of(v) for k, v in shown.items()},
@@ -292,7 +302,7 @@ def _condemn(g, dc):
     if len(leaders) > 1:
         leaders = sorted(leaders, key=lambda x: s.players[x].seat)
         g.emit("tie", PUBLIC, players=leaders)
-        if sum(1 for p in s.order if p.alive) <= day.tie_dice_at_most:
+        if len(s.living()) <= day.tie_dice_at_most:
             chosen = g.roll("tie", leaders)
         else:
             chosen = mechanics.TIE_POLICIES[day.tie](g, dc, leaders)

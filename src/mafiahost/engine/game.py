@@ -21,6 +21,9 @@ from .state import APPLY, FOREVER, Player, State
 
 mechanics.load_all()
 
+_new_event = object.__new__
+_APPLY_GET = APPLY.get
+
 
 def _names(ps) -> str:
     return ", ".join(p if isinstance(p, str) else p.name for p in ps)
@@ -28,12 +31,17 @@ def _names(ps) -> str:
 
 def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
     """The ability's named constraints as (function, params, depends on the targets),
-    looked up once (the registry is complete once the rule set is loaded)."""
+    looked up once (the registry is complete once the rule set is loaded) and kept on the
+    ability (``constraint_fns``, and ``reads_targets``: does any depend on the targets)."""
     out = []
     for c in ab.constraints:
         name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
         out.append((mechanics.CONSTRAINTS[name], params or {},
                     name not in mechanics.TARGETLESS_CONSTRAINTS))
+    ab.reads_targets = any(c[2] for c in out)
+    ab.reads_partners = any((c if isinstance(c, str) else next(iter(c)))
+                            in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
+    ab.constraint_fns = out
     return out
 
 
@@ -124,10 +132,11 @@ class Game:
                     f"Роли «{role}» нет в правилах «{rules.id}»; есть: {_names(rules.roles)}.",
                     f"Ruleset '{rules.id}' has no role '{role}'; it has: {_names(rules.roles)}.")
             rows.append((name, role, spec.faction))
-        why = setup_violation(rules, [r for _, r, _ in rows])
-        if why is not None:
-            raise Refused(*why)
-        warnings = setup_warnings(rules, [r for _, r, _ in rows])
+        problems = setup_problems(rules, [r for _, r, _ in rows])
+        for ru, en, warning in problems:
+            if not warning:
+                raise Refused(ru, en)
+        warnings = [(ru, en) for ru, en, warning in problems if warning]
         for w in warnings:
             if not _accepts(accept_warnings, w):
                 raise Refused(
@@ -181,9 +190,13 @@ class Game:
 
     # ---- events --------------------------------------------------------------------
     def emit(self, type: str, audience, **data) -> Event:
-        ev = Event(type, self.label, audience, data)
+        ev = _new_event(Event)          # Event(type, self.label, audience, data), uncalled
+        ev.type = type
+        ev.phase = self.label
+        ev.audience = audience
+        ev.data = data
         self.events.append(ev)
-        f = APPLY.get(type)
+        f = _APPLY_GET(type)
         if f is not None:
             f(self.state, data)
             if type == "phase_started":
@@ -390,13 +403,15 @@ class Game:
         just sent leaves no room for is withdrawn (``action_withdrawn`` why ``partner``):
         whichever of the two the host typed first, the same moves stand."""
         s = self.state
-        rules = self.rules
+        abilities = self.rules.abilities
+        me = by.name
         for a in list(s.pending):
-            if a.actor == by.name:
+            if a.actor == me:
                 continue
-            ab = rules.abilities[a.ability]
-            if not any((c if isinstance(c, str) else next(iter(c))) in
-                       mechanics.PARTNER_CONSTRAINTS for c in ab.constraints):
+            ab = abilities[a.ability]
+            if ab.constraint_fns is None:
+                _constraint_fns(ab)
+            if not ab.reads_partners:
                 continue
             q = s.players[a.actor]
             if self.why_not_without(a, q, ab, tuple(a.targets)) is not None:
@@ -500,6 +515,38 @@ class Game:
                     f"a second move is not taken.")
         return None
 
+    def may_act(self, p: Player, ab: AbilitySpec) -> bool:
+        """``why_not_actor(p, ab) is None``, without making the refusal's sentence: the
+        question the legal-move generator and the random player ask for every ability
+        (``tests/test_legal_moves.py`` checks that the two agree)."""
+        s = self.state
+        if ab.role != p.role or ab.phase != s.phase:
+            return False
+        if not p.alive:
+            if not self._dead_may_act(p, ab):
+                return False
+        elif ab.while_dead is not None:
+            return False
+        st = p.st
+        if st:
+            idx = s.idx
+            v = st.get("jailed")
+            if v is not None and v[0] >= idx and not ab.while_jailed:
+                return False
+            v = st.get("no_action")
+            if v is not None and v[0] >= idx:
+                return False
+            if ab.requires_status:
+                v = st.get(ab.requires_status)
+                if v is None or v[0] < idx:
+                    return False
+        elif ab.requires_status:
+            return False
+        if ab.uses_per_game is not None and s.uses.get((p.name, ab.id), 0) >= ab.uses_per_game:
+            return False
+        return (("faction", ab.owner or p.faction, ab.id) if ab.shared
+                else (p.name, ab.slot)) not in s.slots
+
     def last_night_idx(self) -> int:
         """The phase index of the most recent night before the current phase."""
         s = self.state
@@ -589,7 +636,7 @@ class Game:
                         f"'{ab.name_en}': yourself at most once in a row.")
         checks = ab.constraint_fns
         if checks is None:
-            checks = ab.constraint_fns = _constraint_fns(ab)
+            checks = _constraint_fns(ab)
         for fn, params, _per_target in checks:
             why = fn(self, p, ab, ts, params)
             if why is not None:
@@ -629,8 +676,8 @@ class Game:
     def vote(self, voter: str, target: str, fixed: bool = False) -> Event:
         """A day vote. ``fixed``: the host corrects a misread vote (a forum post read
         wrongly); it is not a change of mind, so it spends no vote change."""
-        p = self.player(voter)
-        why = check_vote(self, p, target, fixed=fixed)
+        p = self.state.players.get(voter) or self.player(voter)
+        why = check_vote(self, p, target, fixed)
         if why is not None:
             raise Refused(*why)
         if fixed:
@@ -702,7 +749,8 @@ class Game:
             raise Refused("Следующая фаза ещё не открыта.", "The next phase is not open yet.")
         start = len(self.events)
         s = self.state
-        questions.settle_due(self)      # silent players: their questions' default answers
+        if s.questions:
+            questions.settle_due(self)  # silent players: their questions' default answers
         if s.over:
             return self.events[start:]
         if s.phase == "night":
@@ -785,7 +833,7 @@ class Game:
         p = self.player(name)
         out: list[tuple[str, tuple]] = []
         for ab in self.rules.by_phase[p.role].get(self.state.phase, ()):
-            if self.why_not_actor(p, ab) is not None:
+            if not self.may_act(p, ab):
                 continue
             aid = ab.id
             if ab.names_role:
@@ -865,15 +913,18 @@ class Game:
                     cands = [ts for ts in cands if len(set(ts)) == k]
         checks = ab.constraint_fns
         if checks is None:
-            checks = ab.constraint_fns = _constraint_fns(ab)
+            checks = _constraint_fns(ab)
         if checks and cands:
+            # the constraints that never read the targets first, asked once: any of them
+            # refusing leaves nothing, whatever the others would keep
+            for fn, params, per_target in checks:
+                if not per_target and fn(self, p, ab, cands[0], params) is not None:
+                    return []
             for fn, params, per_target in checks:
                 if per_target:
                     cands = [ts for ts in cands if fn(self, p, ab, ts, params) is None]
                     if not cands:
                         break
-                elif fn(self, p, ab, cands[0], params) is not None:
-                    return []
         return cands
 
     def random_legal_targets(self, p: Player, ab: AbilitySpec, rnd) -> tuple | None:
@@ -887,9 +938,9 @@ class Game:
         is uniform over the legal tuples."""
         checks = ab.constraint_fns
         if checks is None:
-            checks = ab.constraint_fns = _constraint_fns(ab)
+            checks = _constraint_fns(ab)
         k = ab.targets
-        if k == 0 or any(c[2] for c in checks):
+        if k == 0 or ab.reads_targets:
             legal = self.legal_targets(p, ab)
             return legal[int(rnd() * len(legal))] if legal else None
         first, pool = self._pools(p, ab)

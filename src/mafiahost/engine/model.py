@@ -40,6 +40,8 @@ class AbilitySpec:
         "not_same_twice",
         "owner",
         "phase",
+        "reads_partners",
+        "reads_targets",
         "requires_en",
         "requires_ru",
         "requires_status",
@@ -78,6 +80,8 @@ class AbilitySpec:
         self.slot: str = kw.get("slot", "main")
         self.constraints: list = kw.get("constraints", [])
         self.constraint_fns: list | None = None   # (fn, params, per target), on first use
+        self.reads_targets = False                # a constraint reads the targets (with them)
+        self.reads_partners = False               # a constraint reads others' moves (with them)
         self.requires_status: str | None = kw.get("requires_status")
         self.requires_ru: str = kw.get("requires_ru", "")   # the condition, in words
         self.requires_en: str = kw.get("requires_en", "")
@@ -249,6 +253,7 @@ class RulesetSpec:
         "by_phase",
         "choices",
         "day",
+        "dead_movers",
         "factions",
         "first_phase",
         "forum",
@@ -266,10 +271,12 @@ class RulesetSpec:
         "title_en",
         "title_ru",
         "version",
+        "win_fns",
     )
 
     def __init__(self, **kw):
         self.id: str = kw["id"]
+        self.win_fns: list | None = None   # compiled victory conditions (engine.victory)
         self.version: int = kw.get("version", 1)
         self.title_ru: str = kw.get("title_ru", self.id)
         self.title_en: str = kw.get("title_en", self.id)
@@ -298,3 +305,7 @@ class RulesetSpec:
         self.by_phase = {r: {"night": [], "day": []} for r in self.roles}
         for spec in self.abilities.values():
             self.by_phase[spec.key.split(".", 1)[0]][spec.phase].append(spec)
+        # (role, phase) pairs with an ability a dead player may use (``while_dead``): the
+        # only dead players a move loop needs to look at
+        self.dead_movers = {(r, ph) for r, by in self.by_phase.items()
+                            for ph, specs in by.items() if any(a.while_dead for a in specs)}

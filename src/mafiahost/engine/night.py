@@ -369,9 +369,12 @@ def perform(n: Night, a: Action, deferred: bool = False) -> None:
         return
     if ab.shared:
         # a faction's common action fails only when no member of the faction can act
-        able = [m for m in g.faction_members(ab.owner or actor.faction)
-                if not n.is_blocked(m) and g.can_use_effects(m) and m.name not in n.dead_now]
-        if not able:
+        owner = ab.owner or actor.faction
+        for m in s.order:
+            if m.faction == owner and m.alive and not n.is_blocked(m) \
+                    and g.can_use_effects(m) and m.name not in n.dead_now:
+                break
+        else:
             g.emit("blocked", HOST, player=a.actor, by=n.blocked_by.get(a.actor), ability=ab.id)
             return
     elif ab.blockable and n.is_blocked(actor):

@@ -50,26 +50,56 @@ class _Census:
 
 def holds(g, cond, own, me=None) -> bool:
     """Does the condition tree ``cond`` hold now for faction ``own`` (or single ``me``)?"""
-    return _compiled(cond)(_Census(g, g.state.living()), own, me)
+    return _compiled(cond, g.rules.factions)(_Census(g, g.state.living()), own, me)
 
 
-def _compile(cond):
-    """A condition tree as a function of (census, own, me); compiled once per tree."""
+def _group(group, factions):
+    """A group as a function of (census, own, me) giving its living count: what
+    ``_Census.count`` answers, with the group's kind decided once."""
+    if isinstance(group, list):
+        parts = [_group(x, factions) for x in group]
+        if len(parts) == 2:
+            f1, f2 = parts
+            return lambda c, own, me: f1(c, own, me) + f2(c, own, me)
+        return lambda c, own, me: sum(f(c, own, me) for f in parts)
+    if group == "self":
+        return lambda c, own, me: 1 if me is not None else 0
+    if group == "own":
+        return lambda c, own, me: 1 if me is not None else c.by_faction.get(own, 0)
+    if group == "others":
+        return lambda c, own, me: len(c.alive) - (1 if me is not None
+                                                  else c.by_faction.get(own, 0))
+    if group in factions:
+        return lambda c, own, me: c.by_faction.get(group, 0)
+    return lambda c, own, me: c.by_role.get(group, 0)
+
+
+def _compile(cond, factions):
+    """A condition tree as a function of (census, own, me); compiled once per tree and
+    rule set (a group names a faction or else a role of ``factions``' rule set)."""
     (key, arg), = cond.items()
     if key in ("all", "any"):
-        parts = [_compile(c) for c in arg]
+        parts = [_compile(c, factions) for c in arg]
+        if len(parts) == 2:
+            f1, f2 = parts
+            if key == "all":
+                return lambda c, own, me: f1(c, own, me) and f2(c, own, me)
+            return lambda c, own, me: f1(c, own, me) or f2(c, own, me)
         if key == "all":
             return lambda c, own, me: all(f(c, own, me) for f in parts)
         return lambda c, own, me: any(f(c, own, me) for f in parts)
     if key == "none_alive":
-        return lambda c, own, me: c.count(arg, own, me) == 0
+        n = _group(arg, factions)
+        return lambda c, own, me: n(c, own, me) == 0
     if key == "cmp":
         a, op, b = arg
         f = _OPS[op]
-        return lambda c, own, me: f(c.count(a, own, me), c.count(b, own, me))
+        ga, gb = _group(a, factions), _group(b, factions)
+        return lambda c, own, me: f(ga(c, own, me), gb(c, own, me))
     if key == "at_most":
         grp, n = arg
-        return lambda c, own, me: c.count(grp, own, me) <= n
+        gn = _group(grp, factions)
+        return lambda c, own, me: gn(c, own, me) <= n
     if key in mechanics.CONDITIONS:
         fn = mechanics.CONDITIONS[key]
         return lambda c, own, me: fn(c, own, me, arg)
@@ -85,14 +115,26 @@ def _compile(cond):
     raise ValueError(f"unknown victory condition {key!r}")
 
 
-_COMPILED: dict[int, tuple] = {}
+_COMPILED: dict[tuple[int, int], tuple] = {}
 
 
-def _compiled(cond):
-    hit = _COMPILED.get(id(cond))
-    if hit is None or hit[0] is not cond:
-        hit = _COMPILED[id(cond)] = (cond, _compile(cond))
-    return hit[1]
+def _compiled(cond, factions):
+    key = (id(cond), id(factions))
+    hit = _COMPILED.get(key)
+    if hit is None or hit[0] is not cond or hit[1] is not factions:
+        hit = _COMPILED[key] = (cond, factions, _compile(cond, factions))
+    return hit[2]
+
+
+def _conditions(rules) -> list[tuple]:
+    """(faction id, faction, compiled condition) for each faction of the rule set, made
+    once per rule set (its conditions do not change after loading)."""
+    got = rules.win_fns
+    if got is None:
+        factions = rules.factions
+        got = rules.win_fns = [(fid, fac, _compiled(fac.win, factions))
+                               for fid, fac in factions.items()]
+    return got
 
 
 def winners(g) -> list[str]:
@@ -100,8 +142,7 @@ def winners(g) -> list[str]:
     census = _Census(g, alive)
     out = []
     co = []
-    for fid, fac in g.rules.factions.items():
-        win = _compiled(fac.win)
+    for fid, fac, win in _conditions(g.rules):
         if fac.co_win:
             co.append((fid, fac, win))
             continue

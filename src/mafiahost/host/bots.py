@@ -19,6 +19,10 @@ from ..engine.errors import Refused
 from .core import Done, HostError, _say
 
 
+#: the bots by their Russian names (the host may type either)
+BOT_WORDS = {"разумный": "sensible", "случайный": "random"}
+
+
 def parse_bots(text: str | None, players: list[str]) -> dict[str, str]:
     """``"Глеб=sensible,Дина=random"`` -> {seat: bot}; a bad entry is a HostError."""
     from ..agents.bots import BOTS
@@ -37,8 +41,11 @@ def parse_bots(text: str | None, players: list[str]) -> dict[str, str]:
                             f"{', '.join(players)}.",
                             f"'{name}' is not one of the players; a bot needs a seat: "
                             f"{', '.join(players)}.")
+        bot = BOT_WORDS.get(bot.casefold().replace("ё", "е"), bot)
         if bot not in BOTS:
-            raise HostError(f"Бота «{bot}» нет; есть: {', '.join(BOTS)}.",
+            ru = {v: k for k, v in BOT_WORDS.items()}
+            raise HostError(f"Бота «{bot}» нет; есть: "
+                            f"{', '.join(ru.get(b, b) for b in BOTS)}.",
                             f"There is no bot '{bot}'; there are: {', '.join(BOTS)}.")
         out[seat] = bot
     return out
@@ -83,6 +90,11 @@ class BotCommands:
                     if item[0] == "vote":
                         d = self.vote(game_id, seat, item[1], lang=lang, hints=False,
                                       source="bot", bot_after=after)
+                    elif item[1] == "answer" and g.rules.abilities.get(
+                            f"{g.state.players[seat].role}.answer") is None:
+                        # an answer to a question put to the seat (its id, its option)
+                        d = self.answer(game_id, seat, item[2][0], item[2][1], lang,
+                                        bot_after=after)
                     else:
                         d = self.act(game_id, seat, item[1], list(item[2]), False, lang,
                                      hints=False, bot_after=after)

@@ -429,7 +429,7 @@ def _nothing_to_undo() -> HostError:
 
 def _bot_after(cmd) -> int | None:
     """The command a bot's move followed (``bot_after``), None for any other command."""
-    if cmd.kind not in ("act", "vote"):
+    if cmd.kind not in ("act", "vote", "answer"):
         return None
     try:
         return json.loads(cmd.args or "{}").get("bot_after")
@@ -509,6 +509,12 @@ def undo_words(g, row, cmd, lang: str) -> str:
                                     f"её ходы и голоса снова в силе)",
                               f"the result of {ph} (the game goes back to {ph}, with all "
                               f"its moves and votes)"))
+        elif kind == "answer":
+            ev = next((e for e in evs if e.type == "question_answered"), None)
+            said = (ev.data["said_ru"] if ru else ev.data["said_en"]) if ev else op[3]
+            parts.append(_say(lang, f"ответ {g.display(op[1])} на вопрос №{op[2]}: {said}",
+                              f"the answer of {g.display(op[1])} to question #{op[2]}: "
+                              f"{said}"))
         elif kind == "replace_player":
             parts.append(_say(lang, f"замена {g.display(op[1])} → {op[2]}",
                               f"the replacement {op[1]} → {op[2]}"))

@@ -20,6 +20,7 @@ from .core import (
     HostError,
     _args_text,
     _Ctx,
+    _fold,
     _say,
     can_use,
     deal_commitment,
@@ -77,7 +78,7 @@ class SetupCommands(HostBase):
                             f"The seed must be 0 to {SEED_LIMIT - 1}.")
         salt = os.urandom(16).hex()
         if roles:
-            seating = _assigned(players, roles)
+            seating = [(n, _role_id(rules, r)) for n, r in _assigned(players, roles)]
         else:
             seating = deal(rules, players, seed, mafia)
         g = Game(rules, seating, seed, accept_warnings=accept_warnings)
@@ -165,9 +166,9 @@ class SetupCommands(HostBase):
                 "faction_en": fac.name_en if fac else p.faction,
                 "how_ru": words["ru"].term(p.how) if p.how else None,
                 "how_en": words["en"].term(p.how) if p.how else None,
-                "statuses_ru": [x for x in (labels.status(k, labels.named(g, v, True), "ru")
+                "statuses_ru": [x for x in (labels.status_of(g, k, v, "ru")
                                             for k, v in statuses.items()) if x],
-                "statuses_en": [x for x in (labels.status(k, labels.named(g, v, False), "en")
+                "statuses_en": [x for x in (labels.status_of(g, k, v, "en")
                                             for k, v in statuses.items()) if x],
                 "statuses": statuses, "can_use": [] if st.over else can_use(g, p)})
         counters_words = {la: [x for x in (labels.counter(k, labels.named(g, v, la == "ru"), la)
@@ -402,6 +403,22 @@ def _check_count(ruleset: str, rules, options: dict, n: int) -> None:
                         f"The variant '{why_en}' is for {lo}-{hi} players, and there are {n}.")
     raise HostError(f"«{rules.title_ru}» рассчитана на {lo}–{hi} игроков, а их {n}.",
                     f"'{rules.title_en}' is for {lo}-{hi} players, and there are {n}.")
+
+
+def _role_id(rules, text: str) -> str:
+    """A role typed by the host: its id, or its Russian or English name from the role
+    sheet (case and ё/е free); an unknown one is refused with the roles by name."""
+    t = str(text).strip()
+    if t in rules.roles:
+        return t
+    f = _fold(t)
+    for rid, r in rules.roles.items():
+        if f in (_fold(rid), _fold(r.name_ru), _fold(r.name_en)):
+            return rid
+    have_ru = ", ".join(r.name_ru for r in rules.roles.values())
+    have_en = ", ".join(r.name_en for r in rules.roles.values())
+    raise HostError(f"Роли «{t}» нет в правилах «{rules.title_ru}»; есть: {have_ru}.",
+                    f"'{rules.title_en}' has no role '{t}'; it has: {have_en}.")
 
 
 def _assigned(players: list[str], roles) -> list[tuple[str, str]]:

@@ -49,6 +49,17 @@ def status(key: str, value, lang: str = "ru") -> str:
     return _label("status", key, value, lang)
 
 
+def status_of(g, key: str, value, lang: str = "ru") -> str:
+    """A status of a player of game ``g`` in words, its value and the part of its key
+    after a colon named too («на себя: Лечение», «предметы: Бронежилет: 1»)."""
+    ru = lang == "ru"
+    base, colon, arg = key.partition(":")
+    if colon:
+        arg = ":".join(str(named(g, x, ru)) for x in arg.split(":"))
+        key = f"{base}:{arg}"
+    return status(key, named(g, value, ru), lang)
+
+
 def counter(key: str, value, lang: str = "ru") -> str:
     """A game counter in words; "" for internal bookkeeping not worth showing."""
     return _label("counter", key, value, lang)
@@ -122,6 +133,11 @@ def named(g, v, ru: bool = True):
             return f.name_ru if ru else f.name_en
         if v in g.state.players:
             return g.display(v)
+        if any(a.id == v or a.id.endswith("_" + v) for a in g.rules.abilities.values()):
+            from .posts import Writer          # an item or an ability: by its name
+            return Writer(g, "ru" if ru else "en").who(v)
     if isinstance(v, (list, tuple)):
         return [named(g, x, ru) for x in v]
+    if isinstance(v, dict):                    # items held: {"vest": 1} → {"Бронежилет": 1}
+        return {named(g, k, ru): named(g, x, ru) for k, x in v.items()}
     return v

@@ -26,6 +26,7 @@ import yaml
 from ..engine.day import vote_loss
 from ..engine.errors import Refused
 from ..engine.events import HOST, PUBLIC
+from .wording import Name, Names
 
 HERE = Path(__file__).parent
 LANGS = ("ru", "en")
@@ -104,12 +105,17 @@ def texts(ruleset: str = "") -> dict:
 
 class _Fields(dict):
     def __missing__(self, key):
-        return ""
+        return Name("")
 
 
 def _fill(template: str, fields: dict) -> str:
     try:
         return template.format_map(_Fields(fields))
+    except ValueError:
+        pass
+    try:      # a name passed as plain text with a case or gender spec: decline it anyway
+        return template.format_map(_Fields({k: Name(v) if type(v) is str else v
+                                            for k, v in fields.items()}))
     except (ValueError, IndexError, AttributeError, KeyError, TypeError):
         # a broken sentence in an edited file: show it with its fields rather than fail
         return template + " " + ", ".join(f"{k}={v}" for k, v in fields.items())
@@ -190,6 +196,9 @@ class Writer:
         if x == "?":
             return self.term("someone")
         if isinstance(x, str) and x not in self.m["terms"]:
+            head, colon, arg = x.partition(":")
+            if colon and head in self.m["terms"] and arg:    # «shop:vest», «order:doctor»
+                return f"{self.term(head)}: {self.who(arg)}"
             if x in self.g.rules.roles:
                 return self.role_name(x)        # a role among a roll's options
             if x in self.g.rules.factions:
@@ -201,6 +210,18 @@ class Writer:
             return self.term(x)
         return neutral(str(x))              # any other text: a nick, a reason
 
+    def gender(self, x) -> str | None:
+        """The gender the host gave the player shown as ``x`` (``m``/``f``), else None."""
+        genders = getattr(self.g, "genders", None)
+        if not genders or not isinstance(x, str) or x not in self.g.state.players:
+            return None
+        nick = self.nicks.get(x, x) if self.nicks is not None else self.g.display(x)
+        return genders.get(nick)
+
+    def name(self, x) -> Name:
+        """``x`` in words as a sentence field (declined by ``{x:acc}``, see ``wording``)."""
+        return Name(self.who(x), self.gender(x))
+
     def _thing_name(self, x: str) -> str:
         """An ability or an item id in words: the ability's name; an item by the name of
         the ability that uses, finds or buys it («Находка: Лом» → «Лом»)."""
@@ -209,12 +230,50 @@ class Writer:
         spec = next((a for a in abilities if a.id == x), None)
         if spec is not None:
             return spec.name_ru if ru else spec.name_en
-        for prefix in ("use_", "find_", "buy_"):
+        for prefix in ("use_", "find_", "buy_", "curse_"):
             spec = next((a for a in abilities if a.id == prefix + x), None)
             if spec is not None:
                 name = spec.name_ru if ru else spec.name_en
                 return name.split(": ", 1)[-1]
         return ""
+
+    def facts(self, facts) -> str:
+        """The journalist's facts ``[[did | suffered, what], ...]``: «ходы игрока — выстрел,
+        слежка; ходы на игрока — угощение» (``terms.fact_*``), each once, in order."""
+        groups: dict = {}
+        for side, what in facts:
+            words = groups.setdefault(side, [])
+            word = self.term(f"fact_{what}") if f"fact_{what}" in self.m["terms"] \
+                else self.who(what)
+            if word not in words:
+                words.append(word)
+        return "; ".join(f"{self.term('fact_' + side)} — {', '.join(ws)}"
+                         if f"fact_{side}" in self.m["terms"] else ", ".join(ws)
+                         for side, ws in groups.items())
+
+    def roll_words(self, why) -> str:
+        """What a roll was for, in words: the rule sets label their rolls in English with
+        the players' names in them («recruit Анна», «mail Дина -> Жанна»); the label with
+        each name and number replaced by ``{}`` is looked up in ``terms.rolls`` (``{a}``,
+        ``{b:acc}``... stand for them, in order). A label with no words there reads
+        ``terms.roll_other`` («бросок»): never the label itself."""
+        if not isinstance(why, str):
+            return self.value(why)
+        names = sorted({*self.g.state.players, *self.g.state.aliases.values()},
+                       key=len, reverse=True)
+        found: list = []
+        pat = re.compile("|".join([r"(?<!\w)" + re.escape(n) + r"(?!\w)" for n in names]
+                                  + [r"(?<![\w])\d+(?![\w])"]))
+
+        def take(m):
+            s = m.group(0)
+            found.append(self.name(self.g.seat_of(s) or s) if not s.isdigit() else s)
+            return "{}"
+        key = pat.sub(take, why)
+        tpl = (self.m["terms"].get("rolls") or {}).get(key)
+        if tpl is None:
+            return self.term("roll_other")
+        return _fill(tpl, dict(zip("abcdefgh", found, strict=False))) if found else tpl
 
     def role_name(self, rid) -> str:
         r = self.g.rules.roles.get(rid)
@@ -238,7 +297,7 @@ class Writer:
         if spec is None:
             spec = next((a for a in ab.values() if a.id == aid), None)
         if spec is None:
-            return self.term(aid)
+            return self.who(aid)            # a cause that is a role, a faction, an item
         return spec.name_ru if self.lang == "ru" else spec.name_en
 
     def result_word(self, r, owner=None) -> str:
@@ -252,7 +311,7 @@ class Writer:
         if isinstance(r, str) and r not in self.m["terms"] and any(
                 a.id == r for a in self.g.rules.abilities.values()):
             return self.ability_name(r, None, owner)      # a copied ability
-        return self.term(r)
+        return self.who(r)
 
     def value(self, v) -> str:
         if isinstance(v, bool):
@@ -276,13 +335,13 @@ class Writer:
             if v is None:
                 out[k] = self.term("unknown")
             elif k in NAME_FIELDS and isinstance(v, str):
-                out[k] = self.who(v)
+                out[k] = self.name(v)
             elif k in NAMES_FIELDS and isinstance(v, (list, tuple)):
-                out[k] = ", ".join(self.who(x) for x in v) or self.term("nobody")
+                out[k] = Names([self.name(x) for x in v], empty=self.term("nobody"))
             elif k == "role":
                 out[k] = self.role_name(v)
             elif k == "was":
-                out[k] = self.role_name(v) if v in self.g.rules.roles else self.who(v)
+                out[k] = self.role_name(v) if v in self.g.rules.roles else self.name(v)
             elif k == "faction":
                 out[k] = self.faction_name(v)
             elif k == "winners":
@@ -293,16 +352,26 @@ class Writer:
                 role = d.get("role")
                 out[k] = ", ".join(self.ability_name(x, f"{role}.{x}") for x in v) \
                     or self.term("nobody")
-            elif k in ("ability", "cause"):
-                out[k] = self.ability_name(v, d.get("key") if k == "ability" else None,
-                                           d.get("actor") or d.get("player"))
+            elif k == "cause" and isinstance(v, str) and v in self.m["terms"].get("causes", {}):
+                out[k] = self.m["terms"]["causes"][v]       # «выстрел мафии», «заказ Киллеру»
+            elif k == "cause":          # named by whoever caused it: the sheriff's shot
+                out[k] = self.ability_name(v, None, d.get("by") or d.get("actor"))
+            elif k == "ability":
+                out[k] = self.ability_name(v, d.get("key"), d.get("actor") or d.get("player"))
+            elif k in ("how", "why") and e.type == "roll":
+                out[k] = self.roll_words(v)
             elif k in ("how", "why"):
-                out[k] = self.term(v) if v in self.m["terms"] or v not in \
-                    self.g.rules.roles else self.role_name(v)
+                causes = self.m["terms"].get("causes", {})
+                out[k] = causes[v] if isinstance(v, str) and v in causes else self.who(v)
+            elif k == "facts" and isinstance(v, (list, tuple)) and all(
+                    isinstance(f, (list, tuple)) and len(f) == 2 for f in v):
+                out[k] = self.facts(v)
             elif k == "went_out":
                 out[k] = self.term("went_out" if v else "stayed_home")
             elif k == "chance":
                 out[k] = _fill(self.m["terms"]["chance"], {"percent": f"{v * 100:g}"})
+            elif isinstance(v, str) and v in self.g.state.players:
+                out[k] = self.name(v)           # a seat in a field of a rule set's own
             else:
                 out[k] = self.value(v)
             if isinstance(v, dict):          # a delayed effect: {item_target}, {item_by}...
@@ -313,7 +382,7 @@ class Writer:
             out["chance"] = ""
         if e.type == "eliminated":
             why = d.get("why")
-            out["reason"] = self.t("post", "reason", why=self.term(why)) if why else ""
+            out["reason"] = self.t("post", "reason", why=self.who(why)) if why else ""
             if "role" not in d and d.get("player") in self.hidden_roles:
                 out["role"] = self.role_name(self.hidden_roles[d["player"]])
         if e.type == "action":
@@ -821,9 +890,10 @@ def _log_lines(w: Writer, events: list | None = None) -> list[str]:
                        not_voted=", ".join(map(w.who, d.get("not_voted", ())))
                        or w.term("nobody"))
         elif e.type == "question_asked":
-            d2 = dict(d, options="; ".join(o[0] for o in d["options"]))
-            line = w.t("log", "question_asked", id=d["id"], to=w.who(d["to"]),
-                       options=d2["options"], default=d["default"])
+            words = {o[0]: (o[1] if w.lang == "ru" else o[2]) for o in d["options"]}
+            line = w.t("log", "question_asked", id=d["id"], to=w.name(d["to"]),
+                       options="; ".join(words.values()),
+                       default=words.get(d["default"], d["default"]))
         elif e.type == "vote_count_real":
             counts = d.get("counts", {})
             summary = "; ".join(
@@ -918,9 +988,11 @@ def question_line(w: Writer, e) -> str:
     about = ", ".join(w.who(x) for x in d.get("about", ()))
     text = (w.t("pm", f"question.{d['kind']}_{d['variant']}", about=about) if d.get("variant")
             else "") or w.t("pm", "question." + d["kind"], about=about) or w.t("pm", "question")
+    number = {k: i for i, k in enumerate(labels, 1)}      # answered by number (or words)
     return w.t("pm", "question_asked", id=d["id"], text=text,
-               options="; ".join(f"{k} — {v}" for k, v in labels.items()),
-               default=labels.get(d["default"], d["default"]), default_id=d["default"],
+               options="; ".join(f"{number[k]} — {v}" for k, v in labels.items()),
+               default=labels.get(d["default"], d["default"]),
+               default_id=number.get(d["default"], 1),
                due=w.phase_label(d.get("due_phase", "")))
 
 

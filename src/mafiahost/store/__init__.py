@@ -159,6 +159,8 @@ class Store:
         self._lite = threading.local()        # this thread's sqlite3 connection
         self._lite_all: list = []             # every one of them (closed by ``close``)
         self._lite_lock = threading.Lock()
+        self._notify_conn = None              # PostgreSQL: ``notify``'s own connection
+        self._notify_lock = threading.Lock()
         # writers of this process queue on a lock instead of polling SQLite's busy
         # handler (which sleeps up to 100 ms between tries); other processes still
         # wait on SQLite's own lock
@@ -254,6 +256,8 @@ class Store:
             except Exception:  # noqa: BLE001 - closing is best effort
                 pass
         self._lite = threading.local()
+        with self._notify_lock:
+            self._drop_notify_conn()
         if self._engine is not None:
             self._engine.dispose()
 
@@ -301,12 +305,6 @@ class Store:
         shared by every game, so that the lock is held only while the rows are written."""
         return self.path is not None
 
-    def peek_tx(self):
-        """A reader on this thread's stdlib connection (a SQLite file only): each
-        statement reads the latest commit."""
-        from .hot import SqliteTx
-        return SqliteTx(self._lite_conn())
-
     def peek(self, game_id: int):
         """``(tx, row)`` to read with outside any write transaction (a SQLite file only):
         what a plain command reads before ``hot(game_id, expect=row.rev)``. LookupError
@@ -348,18 +346,46 @@ class Store:
 
     def notify(self, game_id: int) -> None:
         """PostgreSQL: tell every LISTENing process that the game changed, after the
-        command's commit, in a short transaction of its own that does not wait for the
-        disk (``synchronous_commit`` off: a lost notification only delays a live update
-        until the safety poll). Sent inside the command's transaction, it would hold
-        PostgreSQL's one notification lock through the commit's flush to the disk, so
-        that no two commands could commit at once. A failure here is not the command's:
-        the command is stored."""
-        try:
-            with self.engine.begin() as c:
-                c.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
-                c.exec_driver_sql(f"SELECT pg_notify('{NOTIFY_CHANNEL}', '{int(game_id)}')")
-        except Exception:  # noqa: BLE001 - the live update waits for the safety poll
-            pass
+        command's commit: one round trip on a connection of its own (``autocommit``; the
+        simple query protocol runs both statements as one transaction) that does not wait
+        for the disk (``synchronous_commit`` off: a lost notification only delays a live
+        update until the safety poll). Sent inside the command's transaction, it would
+        hold PostgreSQL's one notification lock through the commit's flush to the disk,
+        so that no two commands could commit at once. A failure here is not the
+        command's: the command is stored."""
+        sql = (f"SET LOCAL synchronous_commit TO OFF; "
+               f"SELECT pg_notify('{NOTIFY_CHANNEL}', '{int(game_id)}')")
+        with self._notify_lock:
+            for _ in range(2):              # a dropped connection: once more on a new one
+                try:
+                    if self._notify_conn is None or self._notify_conn.closed:
+                        import psycopg
+                        url = self.engine.url.set(drivername="postgresql")
+                        self._notify_conn = psycopg.connect(
+                            url.render_as_string(hide_password=False), autocommit=True,
+                            connect_timeout=5)
+                    self._notify_conn.execute(sql)
+                    return
+                except Exception:  # noqa: BLE001 - the live update waits for the poll
+                    self._drop_notify_conn()
+
+    def _drop_notify_conn(self) -> None:
+        c, self._notify_conn = self._notify_conn, None
+        if c is not None:
+            try:
+                c.close()
+            except Exception:  # noqa: BLE001 - closing is best effort
+                pass
+
+    def link_seat(self, token_hash: str) -> tuple[int, str] | None:
+        """``(game id, seat)`` of a player's link by its token's hash, read on its own
+        (no ORM): the web app's first look at a token."""
+        from .hot import CoreTx, SqliteTx
+        if self.path is not None:
+            return SqliteTx(self._lite_conn()).link_seat(token_hash)
+        # one statement outside any transaction (no BEGIN / ROLLBACK round trips)
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+            return CoreTx(c, self.dialect).link_seat(token_hash)
 
     def _lite_conn(self):
         """This thread's stdlib ``sqlite3`` connection to the file, opened with the

@@ -162,10 +162,23 @@ class CoreTx:
 
     def add_command(self, f: dict, events: list[tuple]) -> int:
         cols = ", ".join(_q(k) for k in _CMD_COLS)
-        (cid,) = self._sql(
-            f"INSERT INTO commands (seq, {cols}) SELECT COALESCE(MAX(seq), 0) + 1, "
-            f"{', '.join('?' * len(_CMD_COLS))} FROM commands WHERE game_id = ? "
-            f"RETURNING id", (*[f[k] for k in _CMD_COLS], f["game_id"])).fetchone()
+        insert = (f"INSERT INTO commands (seq, {cols}) SELECT COALESCE(MAX(seq), 0) + 1, "
+                  f"{', '.join('?' * len(_CMD_COLS))} FROM commands WHERE game_id = ? "
+                  f"RETURNING id")
+        params = [*[f[k] for k in _CMD_COLS], f["game_id"]]
+        if self.pg and events:
+            # one statement, one round trip: the command and its events (a data-modifying
+            # WITH, PostgreSQL's own)
+            values = ", ".join("(?::integer, ?::integer, ?, ?, ?)" for _ in events)
+            for row in events:
+                params.extend(row)
+            (cid,) = self._sql(
+                f"WITH c AS ({insert}), e AS (INSERT INTO events (game_id, pos, command_id, "
+                f"type, phase, body) SELECT v.g, v.p, c.id, v.t, v.ph, v.b FROM c, "
+                f"(VALUES {values}) AS v (g, p, t, ph, b)) SELECT id FROM c",
+                tuple(params)).fetchone()
+            return cid
+        (cid,) = self._sql(insert, tuple(params)).fetchone()
         if events:
             self._sql("INSERT INTO events (game_id, pos, command_id, type, phase, body) "
                       "VALUES (?, ?, ?, ?, ?, ?)",

@@ -3,6 +3,7 @@
     GET  /api/openapi.json              this API's OpenAPI 3.1 description (public)
     GET  /api/p/{token}                 the seat's observation (``mafiahost.agents.observation``)
     POST /api/p/{token}/act             a move:  {"ability": "check", "targets": ["Борис"]}
+                                        (an answer: {"ability": "answer", "targets": [id, option]})
     POST /api/p/{token}/vote            a vote:  {"target": "Вера" | "against_all" | "abstain"}
     GET  /api/me, POST /api/me/act, POST /api/me/vote
                                         the same with ``Authorization: Bearer <token>``
@@ -146,7 +147,11 @@ async def command(request: Request, kind: str):
     lang = "ru"
 
     def run(gid, seat, check):
-        if kind == "act":
+        if kind == "act" and ability.strip() == "answer" and len(targets) == 2:
+            # an answer to a question put to the seat, as the legal moves list it
+            done = w.host.answer(gid, seat, targets[0].strip(), targets[1].strip(), lang,
+                                 guard=_both(check, _late_guard(lang)))
+        elif kind == "act":
             done = w.host.act(gid, seat, ability.strip(), [t.strip() for t in targets],
                               False, lang, hints=False,
                               guard=_both(check, _late_guard(lang)))

@@ -866,7 +866,7 @@ def host_command(name: str):
         w, who, form = await host_form(request, gid)
         lang = lang_of(request)
         try:
-            done, where = await _db(fn, w, gid, form, lang, who)
+            done, where = await _command(w, fn, w, gid, form, lang, who)
         except NoGame:
             raise HTTPException(404) from None
         except Refused as e:

@@ -1,7 +1,7 @@
 """Live updates: server-sent events when a game changes.
 
-On PostgreSQL every command sends ``NOTIFY mafiahost_games, '<game id>'`` inside its
-transaction (``store.Store.locked``), delivered at the commit; each app process LISTENs on
+On PostgreSQL every command sends ``NOTIFY mafiahost_games, '<game id>'`` right after its
+commit (``store.Store.notify``); each app process LISTENs on
 one connection of its own (a thread) and wakes the streams of that game at once, whichever
 process or command-line call made the change. Nothing is polled; only while the listening
 connection is down (the server restarting) the process falls back to reading revisions.

@@ -252,7 +252,7 @@ def host_game(row, g, lang: str) -> dict:
             "role": role.name_ru if ru else role.name_en, "role_id": p.role,
             "faction": (fac.name_ru if ru else fac.name_en) if fac else p.faction,
             "alive": p.alive, "how": w.term(p.how) if p.how else "",
-            "statuses": ", ".join(x for x in (labels.status(k, labels.named(g, v, ru), lang)
+            "statuses": ", ".join(x for x in (labels.status_of(g, k, v, lang)
                                               for k, v in statuses.items()) if x),
             "can_use": ", ".join(a["name_ru"] if ru else a["name_en"]
                                  for a in can_use(g, p)) if not st.over else ""})

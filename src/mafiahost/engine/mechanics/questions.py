@@ -102,11 +102,12 @@ def answer(g, name: str, qid, given: str) -> None:
                       f"спросили.",
                       f"Question #{qid} was not put to '{name}': only the one asked answers.")
     want = _fold(str(given))
-    pick = next((o[0] for o in q["options"] if want in (_fold(o[0]), _fold(o[1]),
-                                                          _fold(o[2]))), None)
+    # an answer by its number (as the private message lists them), its id or its words
+    pick = next((o[0] for i, o in enumerate(q["options"], 1)
+                 if want in (str(i), _fold(o[0]), _fold(o[1]), _fold(o[2]))), None)
     if pick is None:
-        allowed = "; ".join(f"{o[0]} ({o[1]})" for o in q["options"])
-        allowed_en = "; ".join(f"{o[0]} ({o[2]})" for o in q["options"])
+        allowed = "; ".join(f"{i} — {o[1]}" for i, o in enumerate(q["options"], 1))
+        allowed_en = "; ".join(f"{i} — {o[2]}" for i, o in enumerate(q["options"], 1))
         raise Refused(f"На вопрос №{qid} ответ «{given}» не подходит; можно: {allowed}.",
                       f"'{given}' is not an answer to question #{qid}; allowed: {allowed_en}.")
     _answered(g, q, pick, "player")

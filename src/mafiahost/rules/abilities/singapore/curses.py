@@ -9,6 +9,7 @@ from mafiahost.engine.mechanics.forced import force
 from mafiahost.engine.mechanics.items import take_item
 from mafiahost.engine.mechanics.questions import answer_handler, ask
 
+from .clans import give_poison
 from .common import VAMPIRES, counter, cursed, is_clan, purse, spend, usable
 
 
@@ -41,6 +42,8 @@ def curse(n, actor, targets, params):
     g.emit("cursed", g.to(t) if kind not in ("fear",) else HOST, to=t.name, kind=kind)
     if kind == "berserk":
         berserk_shop(n, t)
+    elif kind == "suicide":
+        suicide_shop(n, t)
 
 
 @hook("night_start", "singapore_night_start")
@@ -64,6 +67,8 @@ def night_start(n, params):
                 n.redirects[p.name] = (last, witch.name)
         elif c == "suicide" and (is_clan(p) or "armed" in g.role(p).tags):
             n.attack(p, p, "direct", "suicide_curse")
+        elif c == "suicide":
+            _suicide_poison(n, p)
         elif c == "berserk":
             _berserk_default(n, p)
         elif c == "bloodlust":
@@ -92,6 +97,27 @@ def _berserk_move(g, p):
     if spec.names_role or p.role.startswith("apprentice"):
         return None
     return spec
+
+
+def _suicide_poison(n, p) -> None:
+    """«Суицид … если есть оружие или яд, стреляется или травится»: one with no gun who has
+    poison (his own, working) poisons himself; he may still be cured as any poisoned."""
+    g = n.g
+    for item, kind in (("poison", "viper"), ("scorpion_poison", "scorpion")):
+        if usable(g, p, item) and take_item(g, p, item, why="suicide"):
+            give_poison(n, p, p, kind)
+            return
+
+
+def suicide_shop(n, t) -> None:
+    """«… если нет оружия или яда - идет в магазин за ядом и пытается отравиться следующей
+    ночью (мирный житель яд купить не может …)»: a forced purchase the next night."""
+    g = n.g
+    if is_clan(t) or "armed" in g.role(t).tags or g.rules.factions[t.faction].side == "town" \
+            or g.rules.abilities.get(f"{t.role}.buy_poison") is None \
+            or usable(g, t, "poison") or usable(g, t, "scorpion_poison"):
+        return
+    force(g, [t], "buy_poison", [], "suicide", night_idx=n.idx + 2)
 
 
 def berserk_shop(n, t) -> None:

@@ -57,14 +57,21 @@ def can_pay(g, p, ab, ts, params):
     return None
 
 
+# the purchases that draw on each item's stock (the two poisons share one)
+_BUYS_OF_STOCK = {item: frozenset("buy_" + i for i in SHOP if stock_key(i) == stock_key(item))
+                  for item in SHOP}
+
+
 @constraint("singapore_in_stock", targets=False)
 def in_stock(g, p, ab, ts, params):
     item = params["item"]
-    same = {i for i in SHOP if stock_key(i) == stock_key(item)}
-    pending = sum(1 for a in g.state.pending
-                  if g.rules.abilities[a.ability].id in {"buy_" + i for i in same})
+    stock = counter(g, stock_key(item), 0)
+    if stock > 0:                         # less tonight's purchases already sent
+        buys = _BUYS_OF_STOCK.get(item, frozenset())
+        abilities = g.rules.abilities
+        stock -= sum(1 for a in g.state.pending if abilities[a.ability].id in buys)
     ru, en = ITEM_NAMES.get(item, (item, item))
-    if counter(g, stock_key(item), 0) - pending <= 0:
+    if stock <= 0:
         return (f"В магазине больше нет товара «{ru}».", f"The shop is out of '{en}'.")
     if params.get("not_town") and g.rules.factions[p.faction].side == "town":
         return (f"Мирные не покупают «{ru}».", f"The town cannot buy '{en}'.")

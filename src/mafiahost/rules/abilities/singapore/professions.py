@@ -251,8 +251,8 @@ def kidnap(n, actor, targets, params):
 @hook("vote_check", "singapore_kidnapped_vote")
 def kidnapped_vote(g, voter, target, params):
     if g.state.has(voter, "kidnapped"):
-        return (f"«{g.display(voter.name)}» похищен(а): сегодня он(а) не голосует (его голос "
-                f"отдаёт похититель).",
+        return (f"Игрок «{g.display(voter.name)}» похищен: сегодня его голос отдаёт похититель, "
+                f"сам он не голосует.",
                 f"'{g.display(voter.name)}' is kidnapped: no vote today (the kidnapper casts "
                 f"it).")
     return None

@@ -93,7 +93,7 @@ def deliver(n, actor, targets, params):
         g.emit("no_effect", HOST, player=actor.name, ability="deliver", why="cannot_pay")
         return
     if params.get("fake"):
-        spend(g, cust, price + EXTRA, "reseller:" + item, to=actor)
+        spend(g, cust, price + EXTRA, "reseller", to=actor)
         give_item(g, cust, item, why="reseller")
         fakes = dict(g.state.status_value(cust, "fakes") or {})
         fakes[item] = fakes.get(item, 0) + 1

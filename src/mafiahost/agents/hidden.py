@@ -51,6 +51,7 @@ TO_KINDS = {
     "trashed",                                  # singapore: the thug learns what he found
     "puppet_vote",                              # the one whose vote another casts (kidnapped)
     "drink_missed",                             # singapore: the ghost found nobody at home
+    "resell_ordered", "delivered",              # singapore: the reseller's orders; the customer's item
     "guess_missed",                             # singapore: the maniac named a wrong role
     "question_asked", "question_answered",      # a question put to the player, his answer
     "move_forced", "forced_move_failed",        # a move the rules make for him; its failure

@@ -31,6 +31,7 @@ from . import (  # noqa: F401
     neutrals,
     night,
     professions,
+    reseller,
     rewards,
     town,
     victory,

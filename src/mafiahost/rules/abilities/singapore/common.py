@@ -134,11 +134,15 @@ def spend(g, p, n: int, why: str, to=None) -> bool:
 
 
 def usable(g, p, item) -> int:
-    """How many of ``item`` work now: not bought tonight (unless NOW_ITEMS), and never
-    under the curse of holiness (святость), never in jail («сидит в тюрьме без вещей»)."""
+    """How many of ``item`` work now: not bought tonight (unless NOW_ITEMS), not the
+    reseller's fakes, and never under the curse of holiness (святость), never in jail
+    («сидит в тюрьме без вещей»)."""
     if cursed(g, p) == "holiness" or g.state.has(p, "jailed"):
         return 0
     have = items_of(g, p).get(item, 0)
+    fakes = g.state.status_value(p, "fakes")      # the reseller's fakes never work
+    if fakes:
+        have = max(0, have - fakes.get(item, 0))
     if item in NOW_ITEMS:
         return have
     fresh = g.state.status_value(p, "fresh") or {}

@@ -17,7 +17,7 @@ from mafiahost.engine.mechanics.items import add_coins, give_item, items_of, tak
 from .common import counter, earn, is_clan, purse, set_counter, spend
 
 # profession (its role without the clan): copies on sale
-PROFESSIONS = {"fanatic": 3, "kidnapper": 1, "mayor": 1, "psycho": 1}
+PROFESSIONS = {"fanatic": 3, "kidnapper": 1, "mayor": 1, "psycho": 1, "reseller": 1}
 
 PRICE = 7            # «за 7 монет»
 TOWN_NEEDS = 9       # «После того как заработает 9 монет (+1 монета к начальной сумме)»
@@ -25,6 +25,7 @@ TOWN_NEEDS = 9       # «После того как заработает 9 мо�
 NAMES = {            # what players read for a profession (never its id)
     "fanatic": ("Фанатик", "Fanatic"), "kidnapper": ("Похититель", "Kidnapper"),
     "mayor": ("Мэр", "Mayor"), "psycho": ("Псих", "Psycho"),
+    "reseller": ("Перекупщик", "Reseller"),
 }
 
 

@@ -368,13 +368,15 @@ class SetupCommands(HostBase):
 
 def split_genders(players: list[str]) -> tuple[list[str], dict[str, str]]:
     """Names as the host typed them, a gender after a colon where he gave one («Анна:ж»,
-    «Борис:м», «Kim:f»): the names, and {name: "m" | "f"}. Anything else after a colon is
-    refused (a name holds no colon)."""
+    «Борис:м», «Kim:f»): the names, and {name: "m" | "f"}. A short word of letters after
+    the last colon is read as a gender and refused if it is none («Анна:x»); any other
+    colon belongs to the name (a nick like «[url=http://…]Анна[/url]» is the name checks'
+    business, not a gender)."""
     names, genders = [], {}
     for raw in players:
         text = raw.strip()
         name, colon, tail = text.rpartition(":")
-        if not colon:
+        if not colon or not _looks_like_gender(tail):
             names.append(text)
             continue
         gender = read_gender(tail)
@@ -386,6 +388,12 @@ def split_genders(players: list[str]) -> tuple[list[str], dict[str, str]]:
         names.append(name.strip())
         genders[name.strip()] = gender
     return names, genders
+
+
+def _looks_like_gender(tail: str) -> bool:
+    """Is what follows a colon meant as a gender mark: one short word of letters?"""
+    t = tail.strip().rstrip(".")
+    return 0 < len(t) <= 8 and t.isalpha()
 
 
 def gender_of(g, seat: str) -> str | None:

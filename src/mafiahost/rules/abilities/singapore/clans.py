@@ -75,10 +75,15 @@ def one_of(g, p, ab, ts, params):
     for a in g.state.pending:
         q = g.state.players[a.actor]
         if q.faction == p.faction and abilities[a.ability].id in ids:
-            return (f"За ночь группировка делает только одно из: {', '.join(ids)} — уже "
-                    f"сделано ({a.actor}).",
-                    f"One of {', '.join(ids)} a night for the faction — already sent "
-                    f"({a.actor}).")
+            # people read the moves' names, never their ids
+            by_id = {x.id: x for x in abilities.values() if x.id in ids}
+            names = [by_id[i] for i in ids if i in by_id]
+            ru = ", ".join(f"«{x.name_ru}»" for x in names)
+            en = ", ".join(f"'{x.name_en}'" for x in names)
+            return (f"За ночь группировка делает только одно из: {ru} — уже сделано "
+                    f"({a.actor}: «{abilities[a.ability].name_ru}»).",
+                    f"One of {en} a night for the faction — already sent "
+                    f"({a.actor}: '{abilities[a.ability].name_en}').")
     return None
 
 

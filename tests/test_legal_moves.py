@@ -120,3 +120,28 @@ def test_may_act_is_why_not_actor_without_the_sentence(ruleset):
             play_phase(g, rng)
             g.resolve()
     assert asked > refused > 0
+
+
+def test_the_sleepwalker_shot_is_offered_only_where_a_sleepwalker_sits():
+    """classic's second shot (for the sleepwalker) is not offered, nor taken, in a game
+    that seats no sleepwalker; with one seated it is, also once he is dead (the seating
+    decides, so the list tells nobody who he is or whether he lives)."""
+    from mafiahost.rules import load
+
+    rules = load("classic")
+    names = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Зоя"]
+    without = ["mafioso", "mafioso", "civilian", "civilian", "civilian", "civilian",
+               "doctor", "civilian"]
+    with_sw = ["mafioso", "mafioso", "sleepwalker"] + without[3:]
+
+    def offered(roles):
+        g = Game(rules, list(zip(names, roles, strict=True)), seed=1, accept_warnings=True)
+        g.submit("Анна", "kill", ("Глеб",))        # the second shot comes after the first
+        return {a for a, _ in g.legal_moves("Борис")}, g
+
+    moves, g = offered(without)
+    assert "extra_kill" not in moves
+    with pytest.raises(Refused, match="Лунатик"):
+        g.submit("Борис", "extra_kill", ("Дина",))
+    moves, _ = offered(with_sw)
+    assert "extra_kill" in moves

@@ -52,3 +52,19 @@ def first_outside_own_faction(g, p, ab, ts, params):
         return (f"«{ab.name_ru}»: первым нужно выбрать игрока вне своей группировки.",
                 f"'{ab.name_en}': the first target must be outside your own faction.")
     return None
+
+
+@constraint("role_seated", targets=False)
+def role_seated(g, p, ab, ts, params):
+    """The move exists only in a game that seats a role with the tag ``tag`` (the classic
+    mafia's second shot, for the sleepwalker). Judged by the seating, alive or not, so the
+    refusal tells nobody who the role is or whether he lives."""
+    tag = params["tag"]
+    roles = g.rules.roles
+    if any(tag in roles[q.role].tags for q in g.state.order):
+        return None
+    named = [r for r in roles.values() if tag in r.tags]
+    ru = ", ".join(f"«{r.name_ru}»" for r in named) or "нужной"
+    en = ", ".join(f"'{r.name_en}'" for r in named) or "such a role"
+    return (f"«{ab.name_ru}»: в этой игре нет роли {ru}, этот ход ей не нужен.",
+            f"'{ab.name_en}': this game has no {en}, so the move has no use.")

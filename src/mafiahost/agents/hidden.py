@@ -155,12 +155,11 @@ def entitled(truth: Truth, seat: str, e) -> str | None:
         ok = to is not None and seat == to     # the witch kept the curse he asked her to lift
     elif t == "caught":                 # the one caught and the trap's owner
         ok = seat in (to, d.get("owner"))
-    elif t == "join_request":           # singapore: the asker and the clan's boss (its members
-        clan = d.get("clan")            # if it has no boss)
-        bosses = [x for x, r in truth.role.items() if truth.member(x, clan)
-                  and str(r).startswith("boss")]
-        ok = seat == d.get("player") or (truth.member(seat, clan)
-                                         and (seat in bosses or not bosses))
+    elif t == "join_request":           # singapore: the asker and the clan's living boss (its
+        clan = d.get("clan")            # living members if it has none)
+        living = [x for x in truth.role if truth.member(x, clan) and truth.public_alive.get(x)]
+        bosses = [x for x in living if str(truth.role[x]).startswith("boss")]
+        ok = seat == d.get("player") or (seat in living and (seat in bosses or not bosses))
     elif t == "witness_letter":         # singapore: the sheriff the witness writes to
         ok = truth.role.get(seat) == "sheriff"
     elif t == "sent_to_confession":     # singapore: the priests learn whom the drunk sends

@@ -87,7 +87,8 @@ class PhaseCommands(HostBase):
         rule = self.schedule_of(s, row, g).get(g.state.phase)
         if not rule:
             return None, []
-        now = deadlines.now()
+        z = self.game_zone(s, row.id)      # the owner's zone, else the default
+        now = deadlines.now(z)
         start = None
         if row.deadline and row.deadline_phase == old_label:
             try:
@@ -95,12 +96,12 @@ class PhaseCommands(HostBase):
             except ValueError:
                 start = None
             if start is not None and start.tzinfo is None:
-                start = start.replace(tzinfo=deadlines.zone())
-        t = deadlines.next_deadline(rule, start or now)
+                start = start.replace(tzinfo=z)
+        t = deadlines.next_deadline(rule, start or now, z)
         if t > now:
             return t, []
         late = t
-        t = deadlines.next_deadline(rule, now)
+        t = deadlines.next_deadline(rule, now, z)
         return t, [_say(lang, f"По расписанию срок вышел бы «до {deadline_words(late, 'ru')}», "
                               f"а это время уже прошло: срок считается от сейчас — до "
                               f"{deadline_words(t, 'ru')}.",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
@@ -783,6 +782,15 @@ def build_parser() -> tuple[Parser, dict]:
 def main(argv=None) -> int:
     ap, balance_commands = build_parser()
     args = ap.parse_args(argv)
+    try:
+        return _run(args, balance_commands)
+    except BrokenPipeError:             # the reader went away (``… | head``): no traceback
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _run(args, balance_commands) -> int:
     try:
         return {"rulesets": cmd_rulesets, "roles": cmd_roles, "scenario": cmd_scenario,
                 "run": cmd_run, "demo": cmd_demo, **HOST_COMMANDS,

@@ -268,11 +268,7 @@ class PhaseCommands(HostBase):
                 continue
             for i in range(cmd.first_event, cmd.first_event + cmd.n_events):
                 lines.append("    " + format_event(i, g.events[i]))
-            res = json.loads(cmd.result)
-            for p in res.get("problems", ()):
-                lines.append(f"    ! {p}")
-            for p in res.get("notes", ()):
-                lines.append(f"    ~ {p}")
+            lines += _result_lines(cmd)
         return lines
 
     @staticmethod
@@ -289,7 +285,7 @@ class PhaseCommands(HostBase):
                 lines.append(_say(lang, f"{at} — игра создана", f"{at} — game created"))
             else:
                 what = undo_words(g, row, cmd, lang) if not cmd.undone else \
-                    _say(lang, f"команда «{cmd.kind}»", f"command '{cmd.kind}'")
+                    command_words(cmd.kind, cmd.args, lang)
                 mark = _say(lang, " [отменено]", " [undone]") if cmd.undone else ""
                 lines.append(f"{at} — {what}{mark}")
             if cmd.undone:
@@ -297,11 +293,7 @@ class PhaseCommands(HostBase):
             evs = g.events[cmd.first_event:cmd.first_event + cmd.n_events]
             for x in posts.log_sentences(g, evs, lang, "plain"):
                 lines.append("    " + x)
-            res = json.loads(cmd.result)
-            for p in res.get("problems", ()):
-                lines.append(f"    ! {p}")
-            for p in res.get("notes", ()):
-                lines.append(f"    ~ {p}")
+            lines += _result_lines(cmd)
         return lines
 
     def _dry_resolve(self, game_id: int, lang: str | None, fmt: str | None):
@@ -479,6 +471,14 @@ def chain_words(g, row, chain: list, lang: str) -> str:
                 f"{main}; with it, the bots' moves sent after it: {bw}")
 
 
+def _result_lines(cmd) -> list[str]:
+    """A command's stored problems (``!``) and notes (``~``), indented under it in the
+    log."""
+    res = json.loads(cmd.result or "{}")
+    return [f"    ! {p}" for p in res.get("problems", ())] + \
+        [f"    ~ {p}" for p in res.get("notes", ())]
+
+
 def undo_words(g, row, cmd, lang: str) -> str:
     """A command as the host would say it («ход Анна — Убийство → Вера», «итоги фазы
     «Ночь 1»: игра вернётся в Ночь 1»), plus what happens to the deadline."""
@@ -542,8 +542,45 @@ def undo_words(g, row, cmd, lang: str) -> str:
         parts.append(_say(lang, f"срок остаётся: до {posts.deadline_words(row.deadline, lang)}",
                           f"the deadline stays: {posts.deadline_words(row.deadline, lang)}"))
     if not parts:
-        parts.append(_say(lang, f"команда «{cmd.kind}»", f"the command '{cmd.kind}'"))
+        parts.append(command_words(cmd.kind, cmd.args, lang))
     return "; ".join(parts)
+
+
+#: every command kind the host's log can hold, in words: (Russian, English); ``{nick}``,
+#: ``{player}``, ``{post}`` are filled from what the host typed
+COMMAND_WORDS = {
+    "new": ("создание игры", "the creation of the game"),
+    "act": ("ход", "a move"),
+    "vote": ("голос", "a vote"),
+    "answer": ("ответ на вопрос", "an answer to a question"),
+    "resolve": ("итоги фазы", "the result of a phase"),
+    "deadline": ("новый срок", "the new deadline"),
+    "schedule": ("расписание сроков", "the schedule of deadlines"),
+    "replace": ("замена игрока", "the replacement of a player"),
+    "remove": ("вывод игрока из игры", "the removal of a player"),
+    "absent": ("отметка «нет отписки»", "a mark of absence"),
+    "excuse": ("освобождение от голосования", "an excuse from the vote"),
+    "gender": ("пол игрока", "a player's gender"),
+    "grant": ("начисление монет за описание", "coins awarded for a description"),
+    "votes_import": ("импорт голосов из темы", "the import of votes from the thread"),
+    "votes_fix": ("исправленное прочтение поста №{post}", "the corrected reading of post "
+                                                          "#{post}"),
+    "votes_host": ("ник ведущего на форуме: {nick}", "the host's forum nick: {nick}"),
+    "votes_alias": ("ник {nick} игрока {player}", "the nick {nick} of {player}"),
+}
+
+
+def command_words(kind: str, args, lang: str) -> str:
+    """A command kind in words (``COMMAND_WORDS``), with what the host typed; a kind this
+    version does not know (a game imported from a newer one) is «команда ведущего»."""
+    try:
+        a = json.loads(args) if isinstance(args, str) else dict(args or {})
+    except ValueError:
+        a = {}
+    ru, en = COMMAND_WORDS.get(kind, ("команда ведущего", "a host's command"))
+    fill = {"nick": a.get("nick", "…"), "player": a.get("player", "…"),
+            "post": a.get("post", "…")}
+    return _say(lang, ru.format(**fill), en.format(**fill))
 
 
 def last_move_note(g, seat: str, lang: str) -> str:

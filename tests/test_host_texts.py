@@ -78,3 +78,93 @@ def test_a_move_on_an_unknown_name_suggests_the_closest_not_replace(tmp_path):
     with pytest.raises(Refused) as e:                  # a known name: replacing helps
         h.act(gid, "Глеб", "лечение", ["Анна"])
     assert "--replace" in e.value.ru
+
+
+OSIRIS = {"Аня": "civilian", "Боря": "civilian", "Вика": "maniac", "Гриша": "civilian",
+          "Даша": "brute", "Егор": "thief", "Жанна": "hermit", "Зиновий": "loyal_boss",
+          "Инна": "chameleon", "Кирилл": "civilian", "Лена": "joker", "Миша": "rebel_boss"}
+
+
+def _osiris(tmp_path, **kw):
+    h = Host(str(tmp_path / "g.db"))
+    gid = h.new_game("osiris", list(OSIRIS), roles=OSIRIS, seed=42, name="Суд Осириса #1",
+                     **kw).game_id
+    for n in ("Аня", "Вика", "Даша", "Жанна", "Инна", "Лена"):
+        h.set_gender(gid, n, "ж")
+    return h, gid
+
+
+def test_the_first_post_carries_the_first_phases_deadline(tmp_path, capsys):
+    from datetime import datetime
+
+    from mafiahost.cli import main
+    year = datetime.now().year + 1
+    db = str(tmp_path / "g.db")
+    assert main(["game", "new", "osiris", "--players", ",".join(OSIRIS), "--seed", "1",
+                 "--deadline", f"{year}-12-03 21:00", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "Игра начинается: Ночь 1.\nНочные ходы — до 21:00 (МСК) 3 декабря" in out
+    assert "Ночные ходы — до 21:00 (МСК) 3 декабря" in Host(db).post(1, "start")
+
+
+def test_votes_read_names_as_moves_do_and_the_count_shows_local_time(tmp_path):
+    from datetime import datetime
+    h, gid = _osiris(tmp_path)
+    h.resolve(gid)
+    h.set_deadline(gid, f"{datetime.now().year + 1}-12-04 21:00")
+    d = h.vote(gid, "Аня", "Дашу")
+    assert "Голос: Аня → Даша. («Дашу» прочитано как Даша.)" == d.message
+    with pytest.raises(Refused) as e:
+        h.vote(gid, "Боря", "Дафна")
+    assert "Может быть, Даша?" in e.value.ru
+    count = h.vote_count(gid)
+    assert "Голосование до 21:00 (МСК) 4 декабря" in count
+    assert "Даша — 1: Аня" in count
+
+
+def test_two_who_find_each_other_meet_once_in_each_message(tmp_path):
+    h, gid = _osiris(tmp_path)
+    h.act(gid, "Вика", "поиск", ["Жанну"])
+    h.act(gid, "Жанна", "поиск", ["Вику"])
+    h.resolve(gid)
+    pms = h.private_messages(gid)
+    for seat in ("Вика", "Жанна"):
+        assert pms[seat].count("Знакомство:") == 1, pms[seat]
+
+
+def test_a_held_action_and_the_final_post_speak_plainly(tmp_path):
+    h, gid = _osiris(tmp_path)
+    h.resolve(gid)
+    for v in OSIRIS:
+        h.vote(gid, v, "Аня" if v != "Аня" else "Даша")
+    h.resolve(gid)
+    h.resolve(gid)
+    for v in ("Боря", "Вика", "Гриша", "Егор", "Жанна", "Зиновий", "Инна", "Кирилл", "Лена",
+              "Миша"):
+        if h.load(gid)[1].state.players[v].alive:
+            h.vote(gid, v, "Даша")
+    h.vote(gid, "Даша", "Боря")
+    h.resolve(gid)
+    pm = h.private_messages(gid, "Жанна")["Жанна"]
+    assert "По итогам голосования выбывает Даша, и ночное действие Даши переходит к вам" in pm
+    assert "вынесен" not in pm and " его " not in pm
+    final = h.post(gid, "final", force=True)
+    assert final.startswith("Итоги игры «Суд Осириса #1»")
+
+
+def test_the_end_tells_the_host_which_file_to_attach(tmp_path):
+    h = Host(str(tmp_path / "g.db"))
+    gid = h.new_game("vanilla", ["Ян", "Юля", "Эмма", "Шура"], seed=5,
+                     roles={"Ян": "mafioso", "Юля": "civilian", "Эмма": "civilian",
+                            "Шура": "civilian"}).game_id
+    g = h.load(gid)[1]
+    while not g.state.over:
+        if g.state.phase == "day":
+            for v in ("Юля", "Эмма", "Шура", "Ян"):
+                if g.state.players[v].alive:
+                    h.vote(gid, v, "Ян" if v != "Ян" else "Юля")
+        d = h.resolve(gid)
+        g = h.load(gid)[1]
+    assert f"mafiahost export {gid} -o game-{gid}.json" in d.message
+    assert f"game-{gid}.json, приложенный к этому посту" in d.post
+    assert "mafiahost export" not in d.post

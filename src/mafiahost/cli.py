@@ -182,6 +182,7 @@ def cmd_game(args) -> int:
                        bots=parse_bots(args.bots, players) if args.bots else None)
         if args.deadline:
             h.set_deadline(d.game_id, args.deadline)
+            d.post = h.post(d.game_id, "start")          # the first post with its deadline
         return _done(d)
     if sub == "demo":
         return _game_demo(h, args)

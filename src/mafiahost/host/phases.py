@@ -66,8 +66,10 @@ class PhaseCommands(HostBase):
             now = _phase_words(g, la)
             msg = _say(la, f"{label}: итоги подведены; сейчас: {now}.",
                        f"{label} resolved; now: {now}.") if not g.state.over else \
-                _say(la, f"{label}: итоги подведены; игра окончена.",
-                     f"{label} resolved; the game is over.")
+                _say(la, f"{label}: итоги подведены; игра окончена. К итоговому посту приложите "
+                         f"файл игры: mafiahost export {game_id} -o game-{game_id}.json.",
+                     f"{label} resolved; the game is over. Attach the game's file to the final "
+                     f"post: mafiahost export {game_id} -o game-{game_id}.json.")
             if warn:
                 msg = "\n".join(["! " + x for x in warn] + [msg])
             return Done(game_id, msg, text, data={"warnings": warn})
@@ -119,7 +121,7 @@ class PhaseCommands(HostBase):
         base = (os.environ.get("MAFIAHOST_PUBLIC_URL") or "").rstrip("/")
         where = f"{base}/games/{row.id}/export.json" if base else f"#file:{row.id}"
         return {"seed": row.seed, "salt": row.salt, "commitment": row.commitment,
-                "export": where}
+                "export": where, "name": row.name}
 
     # ---- posts, messages, cards --------------------------------------------------------
     def post(self, game_id: int, kind: str = "latest", phase: str | None = None,
@@ -134,7 +136,8 @@ class PhaseCommands(HostBase):
             cmds = Store.commands(s, game_id)
         la, fm = lang or row.lang, fmt or row.fmt
         if kind == "start":
-            return posts.start_post(g, row.commitment, la, fm, row.name)
+            return posts.start_post(g, row.commitment, la, fm, row.name,
+                                    deadline=_deadline_for(row, g))
         if kind == "votes":
             return self.vote_count(game_id, la, fm)
         if kind == "final":
@@ -155,7 +158,8 @@ class PhaseCommands(HostBase):
         for cmd in reversed(cmds):
             evs = g.events[cmd.first_event:cmd.first_event + cmd.n_events]
             if cmd.kind == "new":
-                return posts.start_post(g, row.commitment, la, fm, row.name)
+                return posts.start_post(g, row.commitment, la, fm, row.name,
+                                    deadline=_deadline_for(row, g))
             if not any(e.audience == "public" for e in evs):
                 continue
             if cmd.kind in ("resolve", "remove", "replace", "absent"):
@@ -163,7 +167,8 @@ class PhaseCommands(HostBase):
                 if any(e.type == "game_over" for e in evs):
                     text += "\n\n" + posts.final_post(g, self._reveal(row), la, fm)
                 return text
-        return posts.start_post(g, row.commitment, la, fm, row.name)
+        return posts.start_post(g, row.commitment, la, fm, row.name,
+                                    deadline=_deadline_for(row, g))
 
     def private_messages(self, game_id: int, player: str | None = None,
                          phase: str | None = None, lang: str | None = None,

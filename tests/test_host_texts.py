@@ -168,3 +168,36 @@ def test_the_end_tells_the_host_which_file_to_attach(tmp_path):
     assert f"mafiahost export {gid} -o game-{gid}.json" in d.message
     assert f"game-{gid}.json, приложенный к этому посту" in d.post
     assert "mafiahost export" not in d.post
+
+
+@pytest.mark.parametrize("ruleset", __import__("mafiahost.rules", fromlist=["available"])
+                         .available())
+def test_each_side_has_its_own_goal_on_the_cards(ruleset):
+    """A goal copied from another side (mafia-yakuza's town read «остался хотя бы один
+    представитель клана») tells a player the wrong goal: factions of different sides
+    (town, criminal, single) never share a goal text (two rival clans of one side may),
+    and the English and Russian goals of a side are both given or both absent."""
+    from mafiahost.rules import load
+    r = load(ruleset)
+    for lang in ("ru", "en"):
+        seen: dict[str, tuple[str, str]] = {}
+        for fid, f in r.factions.items():
+            goal = getattr(f, f"goal_{lang}", "") or ""
+            if goal:
+                other = seen.get(goal)
+                assert other is None or other[1] == f.side, \
+                    f"{ruleset}: {fid} and {other[0]} share: {goal}"
+                seen[goal] = (fid, f.side)
+    for fid, f in r.factions.items():
+        assert bool(getattr(f, "goal_ru", "")) == bool(getattr(f, "goal_en", "")), fid
+
+
+def test_a_card_gives_no_target_count_for_a_move_on_nobody(tmp_path):
+    h = Host(str(tmp_path / "g.db"))
+    names = ["Аня", "Боря", "Вика", "Гриша", "Даша", "Егор", "Жанна", "Зиновий", "Инна",
+             "Кирилл", "Лена", "Миша", "Нина", "Олег"]
+    gid = h.new_game("mafia-yakuza", names, seed=7).game_id
+    cards = h.cards(gid)
+    assert all("целей: 0" not in c for c in cards.values())
+    assert "Игровое описание — днём. Обязательное описание" in cards["Аня"]
+    assert "Цель: В конце игры остался хотя бы один мирный житель" in cards["Гриша"]

@@ -954,7 +954,7 @@ def role_card(g, player: str, lang: str = "ru", fmt: str = "plain") -> str:
             else:
                 when = w.t("card", "when_night_nostep")
             extra = []
-            if ab.targets != 1:
+            if ab.targets > 1:             # no count for a move on nobody (a description)
                 extra.append(w.t("card", "targets", n=ab.targets))
             if ab.uses_per_game is not None:
                 extra.append(w.t("card", "uses", n=ab.uses_per_game))

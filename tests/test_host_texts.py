@@ -201,3 +201,67 @@ def test_a_card_gives_no_target_count_for_a_move_on_nobody(tmp_path):
     assert all("целей: 0" not in c for c in cards.values())
     assert "Игровое описание — днём. Обязательное описание" in cards["Аня"]
     assert "Цель: В конце игры остался хотя бы один мирный житель" in cards["Гриша"]
+
+
+def test_a_move_that_takes_effect_at_once_counts_as_sent(tmp_path):
+    """mafia-yakuza's day description is applied when sent (not pending): the preview's
+    «Ещё не прислали ход» must not list whoever sent it."""
+    h = Host(str(tmp_path / "g.db"))
+    names = ["Аня", "Боря", "Вика", "Гриша", "Даша", "Егор", "Жанна", "Зиновий", "Инна",
+             "Кирилл", "Лена", "Миша", "Нина", "Олег"]
+    gid = h.new_game("mafia-yakuza", names, seed=7).game_id
+    for p in names[:-2]:
+        h.act(gid, p, "описание", [])
+    assert h.show(gid)["not_acted"] == ["Нина", "Олег"]
+    warn = "\n".join(h.preview(gid)["warnings"])
+    assert "Ещё не прислали ход: Нина, Олег —" in warn
+
+
+YAKUZA14 = ["Аня", "Боря", "Вика", "Гриша", "Даша", "Егор", "Жанна", "Зиновий", "Инна",
+            "Кирилл", "Лена", "Миша", "Нина", "Олег"]
+
+
+def test_what_the_day_gave_at_once_reaches_the_next_messages(tmp_path):
+    """An item found by day is told at once in the game (an immediate event): the default
+    ``pm`` after the day's resolve carries it, «день 1» names the phase as «day 1» does,
+    and the acknowledgements of moves are not repeated."""
+    h = Host(str(tmp_path / "g.db"))
+    gid = h.new_game("mafia-yakuza", YAKUZA14, seed=7).game_id
+    who = next(p.name for p in h.load(gid)[1].state.order if p.role == "doctor")
+    for p in YAKUZA14:
+        h.act(gid, p, "описание", [])
+    h.act(gid, who, "находка: бронежилет", [])
+    h.resolve(gid)
+    pm = h.private_messages(gid)[who]
+    assert "Вы получаете: Бронежилет ×1." in pm and "Ход принят" not in pm
+    assert h.private_messages(gid, who, phase="день 1") == \
+        h.private_messages(gid, who, phase="day 1")
+    with pytest.raises(Refused) as e:
+        h.private_messages(gid, phase="ночь 9")
+    assert "«ночь 1»" in e.value.ru
+    assert h.post(gid, "phase", "День 1") == h.post(gid, "phase", "day 1")
+
+
+def test_a_card_carries_what_the_deal_tells_the_player(tmp_path):
+    h = Host(str(tmp_path / "g.db"))
+    gid = h.new_game("mafia-yakuza", YAKUZA14, seed=7).game_id
+    g = h.load(gid)[1]
+    com = next(p.name for p in g.state.order if p.role == "commissar")
+    sgt = next(p.name for p in g.state.order if p.role == "sergeant")
+    assert f"Знакомство: {sgt} знает, кто вы" in h.cards(gid, com)[com]
+
+
+def test_a_weighted_count_says_so(tmp_path):
+    h = Host(str(tmp_path / "g.db"))
+    gid = h.new_game("mafia-yakuza", YAKUZA14, seed=7).game_id
+    g = h.load(gid)[1]
+    auth = next(p.name for p in g.state.order if p.role == "authority")
+    for p in YAKUZA14:
+        h.act(gid, p, "описание", [])
+    target = next(p for p in YAKUZA14 if p != auth)
+    h.vote(gid, auth, target)
+    d = h.resolve(gid)
+    assert f"• {target} — 2: {auth}" in d.post
+    assert "Голоса посчитаны с их весом" in d.post
+    assert "Голоса посчитаны с их весом" not in h.post(
+        h.new_game("gemini", ["А", "Б", "В", "Г", "Д", "Е"], seed=1).game_id)

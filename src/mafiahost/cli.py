@@ -183,6 +183,13 @@ def cmd_game(args) -> int:
         if args.deadline:
             h.set_deadline(d.game_id, args.deadline)
             d.post = h.post(d.game_id, "start")          # the first post with its deadline
+        else:
+            ru = (args.lang or "ru") == "ru"
+            d.message += ("\nСрок первой фазы не задан (в пост не попал): mafiahost game "
+                          f"deadline {d.game_id} \"ГГГГ-ММ-ДД ЧЧ:ММ\", затем post --start."
+                          if ru else
+                          "\nThe first phase has no deadline (none in the post): mafiahost "
+                          f"game deadline {d.game_id} \"YYYY-MM-DD HH:MM\", then post --start.")
         return _done(d)
     if sub == "demo":
         return _game_demo(h, args)

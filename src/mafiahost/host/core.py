@@ -519,13 +519,25 @@ def _team_move_sent(g: Game, p) -> bool:
     return False
 
 
+def _acted_now(g: Game) -> set[str]:
+    """Who sent a move this phase that took effect at once (an immediate day move such as
+    mafia-yakuza's description), so is not pending."""
+    out = set()
+    for e in reversed(g.events):
+        if e.type == "phase_started":
+            break
+        if e.type == "action" and e.data.get("actor"):
+            out.add(e.data["actor"])
+    return out
+
+
 def not_acted(g: Game) -> list[str]:
     """Players who may send a move this phase and have sent none, or who have a question
     put to them to answer; not one whose team move a partner has sent (what he may still
     buy or use is optional: the host waits for nothing more from him)."""
     st = g.state
     out = []
-    sent = {a.actor for a in st.pending}
+    sent = {a.actor for a in st.pending} | _acted_now(g)
     for p in st.order:
         if p.name in sent or p.alive and _team_move_sent(g, p):
             continue
@@ -565,12 +577,24 @@ def _find_action(g: Game, seq: int) -> Event | None:
     return None
 
 
+def phase_id(text: str) -> str:
+    """A phase as the host types it — «ночь 2», «День 1», "night 2" — as the log labels it
+    ("night 2"); anything else unchanged (then it matches no phase)."""
+    words = {"ночь": "night", "день": "day", "night": "night", "day": "day",
+             "раздача": "setup", "setup": "setup"}
+    parts = (text or "").strip().casefold().split()
+    if len(parts) == 2 and parts[0] in words and parts[1].isdigit():
+        return f"{words[parts[0]]} {int(parts[1])}"
+    return (text or "").strip()
+
+
 def _phase_result(g: Game, cmds: list[CommandRow], label: str) -> list[Event] | None:
-    """The events of the resolution of phase ``label`` ("night 1"), or None."""
+    """The events of the resolution of phase ``label`` ("night 1", «ночь 1»), or None."""
+    label = phase_id(label)
     for cmd in cmds:
         if cmd.kind != "resolve" or not cmd.n_events:
             continue
-        if g.events[cmd.first_event].phase == label.strip():
+        if g.events[cmd.first_event].phase == label:
             return g.events[cmd.first_event:cmd.first_event + cmd.n_events]
     return None
 

@@ -17,6 +17,7 @@ from .core import (
     _phase_result,
     _say,
     format_event,
+    phase_id,
 )
 
 if TYPE_CHECKING:
@@ -151,9 +152,9 @@ class PhaseCommands(HostBase):
             evs = _phase_result(g, cmds, phase or "")
             if evs is None:
                 raise HostError(f"Фаза «{phase}» ещё не завершена или её нет; пишите так: "
-                                f"\"night 1\", \"day 2\".",
+                                f"«ночь 1», «день 2».",
                                 f"Phase '{phase}' is not resolved or does not exist; write "
-                                f"it like \"night 1\", \"day 2\".")
+                                f"it like 'night 1', 'day 2'.")
             return posts.phase_post(g, evs, la, fm)
         for cmd in reversed(cmds):
             evs = g.events[cmd.first_event:cmd.first_event + cmd.n_events]
@@ -182,10 +183,15 @@ class PhaseCommands(HostBase):
             cmds = Store.commands(s, game_id)
         la, fm = lang or row.lang, fmt or row.fmt
         if phase:
-            evs = [e for e in g.events if e.phase == phase]
+            label = phase_id(phase)
+            if not any(e.phase == label for e in g.events):
+                raise HostError(f"Фазы «{phase}» в игре ещё не было; пишите так: «ночь 1», "
+                                f"«день 2».",
+                                f"There has been no phase '{phase}' yet; write it like "
+                                f"'night 1', 'day 2'.")
+            evs = [e for e in g.events if e.phase == label]
         else:
-            cmd = next((c for c in reversed(cmds) if c.kind == "resolve"), cmds[0])
-            evs = g.events[cmd.first_event:cmd.first_event + cmd.n_events]
+            evs = _latest_messages(g, [c for c in cmds if not c.undone])
         names = [self.seat(g, player)] if player else [p.name for p in g.state.order]
         if player:
             g.player(names[0])
@@ -202,12 +208,24 @@ class PhaseCommands(HostBase):
               fmt: str | None = None) -> dict[str, str]:
         """Role cards to send at the start: role, goal, abilities, known teammates."""
         from ..render import posts
-        row, g = self.load(game_id)
+        with self.store.session() as s:
+            row = self._row(s, game_id)
+            g = self._game(s, row)
+            first = Store.commands(s, game_id)[0]
         la, fm = lang or row.lang, fmt or row.fmt
         names = [self.seat(g, player)] if player else [p.name for p in g.state.order]
         if player:
             g.player(names[0])
-        return {g.display(n): posts.role_card(g, n, la, fm) for n in names}
+        # what the deal itself tells a player besides the team (the commissar knows the
+        # sergeant): the card carries it, so nothing is left for a separate message
+        dealt = [e for e in g.events[first.first_event:first.first_event + first.n_events]
+                 if e.type != "team"]
+        out = {}
+        for n in names:
+            card = posts.role_card(g, n, la, fm)
+            told = posts.private_messages(g, dealt, n, la, fm)
+            out[g.display(n)] = card + ("\n\n" + told if told else "")
+        return out
 
     # ---- undo and the log --------------------------------------------------------------
     def undo(self, game_id: int, lang: str | None = None, dry_run: bool = False) -> Done:
@@ -474,6 +492,22 @@ def chain_words(g, row, chain: list, lang: str) -> str:
         return main
     return _say(lang, f"{main}; вместе с ней — ходы ботов, посланные следом: {bw}",
                 f"{main}; with it, the bots' moves sent after it: {bw}")
+
+
+def _latest_messages(g, cmds: list) -> list:
+    """The events behind the private messages due now: the last resolve's, and what came
+    during the phase it closed and took effect at once (an item found by day, an
+    immediate result), which no earlier ``pm`` has given; not the acknowledgements of
+    moves («Ход принят»), which went out when each move was sent."""
+    resolves = [i for i, c in enumerate(cmds) if c.kind == "resolve"]
+    if not resolves:
+        c = cmds[0]
+        return g.events[c.first_event:c.first_event + c.n_events]
+    last = cmds[resolves[-1]]
+    prev = cmds[resolves[-2]] if len(resolves) > 1 else cmds[0]
+    start = prev.first_event + prev.n_events
+    during = [e for e in g.events[start:last.first_event] if e.type != "action"]
+    return during + g.events[last.first_event:last.first_event + last.n_events]
 
 
 def _result_lines(cmd) -> list[str]:

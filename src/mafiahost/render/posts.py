@@ -707,6 +707,8 @@ def _count_lines(w: Writer, d: dict) -> list[str]:
         out.append(w.t("post", "against_all", count=d["against_all"]))
     if d.get("not_voted"):
         out.append(w.t("post", "not_voted", players=", ".join(w.who(x) for x in d["not_voted"])))
+    if any(counts.get(t, len(v)) != len(v) for t, v in rows):
+        out.append(w.t("post", "weighted"))   # «3: Егор, Зиновий» is a double vote, not a slip
     return out
 
 

@@ -265,3 +265,31 @@ def test_a_weighted_count_says_so(tmp_path):
     assert "Голоса посчитаны с их весом" in d.post
     assert "Голоса посчитаны с их весом" not in h.post(
         h.new_game("gemini", ["А", "Б", "В", "Г", "Д", "Е"], seed=1).game_id)
+
+
+def test_the_pages_leave_out_moves_with_no_target_now(tmp_path):
+    """antem's hermit holds no action the first night: neither the host's «Может сейчас»
+    nor «Ещё не прислали ход» lists him, and his page gives one line for the twelve taken
+    moves instead of twelve empty forms; the page without a deadline says «Срок: не
+    задан» once; the new-game form's more options say what they are."""
+    from test_web_support import client, make_app
+    app, h = make_app(str(tmp_path / "g.db"))
+    key = h.add_host("Ведущий")
+    names = ["Аня", "Боря", "Вика", "Гриша", "Даша", "Егор", "Жанна", "Зиновий", "Инна",
+             "Кирилл", "Лена", "Миша"]
+    gid = h.new_game("antem", names, seed=5, owner=h.host_id("Ведущий")).game_id
+    g = h.load(gid)[1]
+    hermit = next(p.name for p in g.state.order if p.role == "hermit")
+    assert hermit not in h.show(gid)["not_acted"]
+    row = next(p for p in h.show(gid)["players"] if p["seat"] == hermit)
+    assert row["can_use"] == []
+    hc = client(app, key)
+    page = hc.get(f"/host/games/{gid}").text
+    assert "Срок: не задан" in page and "срок не задан" not in page
+    assert "Ещё: роли, боты, опции правил" in hc.get("/host").text
+    pc = client(app)
+    tok = h.links(gid)[hermit]
+    html = pc.get(f"/p/{tok}").text
+    assert html.count('class="move"') == 0
+    assert "Сейчас у вас нет хода." in html
+    assert "Сейчас без допустимых целей: Проверка (взятая), Две проверки (взятые)" in html

@@ -491,10 +491,16 @@ class HostBase:
 # ---- helpers shared by the command families -------------------------------------------------
 
 def can_use(g: Game, p) -> list[str]:
-    """The abilities ``p`` may still use this phase (targets aside)."""
+    """The abilities ``p`` may still use this phase: allowed to the player, and with a
+    target the rules allow now (the antem hermit's taken moves before any are taken are
+    not listed)."""
+    abilities = [ab for ab in g.rules.by_phase[p.role].get(g.state.phase, ())
+                 if (p.alive or ab.while_dead) and g.why_not_actor(p, ab) is None]
+    if any(ab.targets for ab in abilities):
+        legal = {aid for aid, _ in g.legal_moves(p.name)}
+        abilities = [ab for ab in abilities if not ab.targets or ab.id in legal]
     return [{"id": ab.id, "targets": ab.targets, "name_ru": ab.name_ru, "name_en": ab.name_en}
-            for ab in g.rules.by_phase[p.role].get(g.state.phase, ())
-            if (p.alive or ab.while_dead) and g.why_not_actor(p, ab) is None]
+            for ab in abilities]
 
 
 def _team_move_sent(g: Game, p) -> bool:
@@ -541,10 +547,8 @@ def not_acted(g: Game) -> list[str]:
     for p in st.order:
         if p.name in sent or p.alive and _team_move_sent(g, p):
             continue
-        for ab in g.rules.by_phase[p.role].get(st.phase, ()):
-            if (p.alive or ab.while_dead) and g.why_not_actor(p, ab) is None:
-                out.append(g.display(p.name))
-                break
+        if can_use(g, p):             # a move the rules allow now (with a target for it)
+            out.append(g.display(p.name))
     for q in open_questions(g):       # a question put to him and not answered yet
         name = g.display(q["to"])
         if name not in out:

@@ -839,7 +839,7 @@ def final_post(g, seed_reveal: dict | None = None, lang: str = "ru",
         for k, v in seed_reveal.items():
             if str(k).startswith("_"):
                 continue
-            if k == "export":
+            if k in ("export", "name"):     # where the file is; the title, shown above
                 continue
             key = k if k in ("seed", "salt", "commitment") else "seed_other"
             lines.append(w.t("final", key, key=k, value=v))

@@ -67,6 +67,7 @@ def _lawyer(g):
 def _free(g, p, by) -> None:
     g.clear_status(p, "jailed")
     g.set_status(p, "jail_freed", by.name if by is not None else True)
+    g.set_status(p, "freed_now", True, until=g.state.idx)     # his purchase yields (economy)
     g.emit("released", PUBLIC, players=[p.name], by=by.name if by is not None else None)
 
 

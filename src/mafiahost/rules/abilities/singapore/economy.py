@@ -281,6 +281,7 @@ def _spring(n, owner, item, caught, placed=False) -> None:
         take_item(g, owner, item, why="sprung")
     for c in caught:
         n.block(c, owner)
+        n.notes(Notes).caught.add(c.name)
         g.emit("caught", g.to(c, owner), to=c.name, item=item, owner=owner.name)
         if item == "trap":
             g.set_status(c, "vote_void", "trap", until=n.idx + 1)

@@ -169,6 +169,13 @@ def cursed(g, p):
     return c[0]
 
 
+def berserk_unbound(g, p) -> bool:
+    """Cursed with berserk and the curse lifts his role's limits on killing (the maniac's
+    right guess, the apprentice's task): option ``berserk_limits: waived``, the default."""
+    return cursed(g, p) == "berserk" and \
+        g.rules.options.get("berserk_limits", "waived") == "waived"
+
+
 def is_clan(p) -> bool:
     return p.faction in CLANS
 

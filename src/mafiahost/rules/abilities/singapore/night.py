@@ -120,7 +120,8 @@ def dawn(n, params):
             done = list(g.state.status_value(k, "professions") or ())
             if t.role != "civilian" and t.role not in done:
                 g.set_status(k, "professions", done + [t.role])
-        if a.cause == "apprentice_kill" and k.role.startswith("apprentice") and k.alive:
+        if a.cause == "apprentice_kill" and k.role.startswith("apprentice") and k.alive \
+                and g.state.status_value(k, "task") == t.name:   # «успешно выполнил задание»
             clan = k.faction
             g.emit("role_changed", g.to(k), player=k.name, role="mafioso_" + clan[-1],
                    was=k.role)

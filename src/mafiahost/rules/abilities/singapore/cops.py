@@ -99,6 +99,11 @@ def release_ok(g, p, ab, ts, params):
     if why is not None:
         return why
     q = g.state.players[ts[0]]
+    if g.state.has(q, "revealed"):
+        return (f"Роль игрока «{q.name}» в игре вскрыта: адвокат выпускает только того, чья роль "
+                f"не вскрыта.",
+                f"The role of '{q.name}' has been revealed in the game: the lawyer frees only a player "
+                f"whose role is not revealed.")
     if g.state.status_value(q, "jail_freed"):
         return (f"«{q.name}» уже выпускали из тюрьмы: повторно не выпускают.",
                 f"'{q.name}' was freed from jail before: not a second time.")
@@ -191,7 +196,8 @@ def jail_evening(g, params):
     """The evening: the lawyer frees himself, and the priest («выпускается адвокатом
     вечером»), once a game each; both may then send this night's moves."""
     for p in list(g.state.order):
-        if not (p.alive and g.state.has(p, "jailed")) or g.state.status_value(p, "jail_freed"):
+        if not (p.alive and g.state.has(p, "jailed")) or g.state.status_value(p, "jail_freed") \
+                or g.state.has(p, "revealed"):      # «только того игрока чья роль … не вскрыта»
             continue
         if p.role == "lawyer":
             _free(g, p, p)
@@ -212,7 +218,7 @@ def jail_dawn(n, params):
         if not (p.alive and s.has(p, "jailed")) or n.would_die(p):
             continue
         if p.faction == "cops" and p.role in COPS and not s.status_value(p, "jail_freed") \
-                and not s.status_value(p, "killed_town"):
+                and not s.status_value(p, "killed_town") and not s.has(p, "revealed"):
             lawyer = _lawyer(g)
             if lawyer is not None:
                 _free(g, p, lawyer)

@@ -102,8 +102,8 @@ def release_ok(g, p, ab, ts, params):
     if g.state.has(q, "revealed"):
         return (f"Роль игрока «{q.name}» в игре вскрыта: адвокат выпускает только того, чья роль "
                 f"не вскрыта.",
-                f"The role of '{q.name}' has been revealed in the game: the lawyer frees only a player "
-                f"whose role is not revealed.")
+                f"The role of '{q.name}' has been revealed in the game: the lawyer frees only "
+                f"a player whose role is not revealed.")
     if g.state.status_value(q, "jail_freed"):
         return (f"«{q.name}» уже выпускали из тюрьмы: повторно не выпускают.",
                 f"'{q.name}' was freed from jail before: not a second time.")

@@ -23,6 +23,8 @@ mechanics.load_all()
 
 _new_event = object.__new__
 _APPLY_GET = APPLY.get
+_apply_action = APPLY["action"]
+_apply_vote = APPLY["vote"]
 
 
 def _names(ps) -> str:
@@ -43,6 +45,32 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
                             in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
     ab.constraint_fns = out
     return out
+
+
+def _reads_partners(rules: RulesetSpec) -> bool:
+    """Does any ability of the rule set have a constraint that reads other players' moves
+    (so that a move sent may leave a partner's move no room)? Asked once per rule set."""
+    got = rules.partner_reads
+    if got is None:
+        got = rules.partner_reads = any(
+            (c if isinstance(c, str) else next(iter(c))) in mechanics.PARTNER_CONSTRAINTS
+            for ab in rules.abilities.values() for c in ab.constraints)
+    return got
+
+
+def _redirect_roles(rules: RulesetSpec) -> frozenset:
+    """The roles with an ability that redirects another player's move (a mechanic whose
+    name says ``redirect``), found once per rule set."""
+    got = rules.redirect_roles
+    if got is None:
+        out = set()
+        for rid, role in rules.roles.items():
+            for aid in role.abilities:
+                spec = rules.abilities.get(f"{rid}.{aid}")
+                if spec is not None and any("redirect" in m.name for m, _ in spec.mechs):
+                    out.add(rid)
+        got = rules.redirect_roles = frozenset(out)
+    return got
 
 
 def _same_outcome(forced, option) -> bool:
@@ -205,7 +233,15 @@ class Game:
         return ev
 
     def set_status(self, p: Player, status: str, value=None, until: int = FOREVER) -> None:
-        self.emit("status", HOST, player=p.name, status=status, until=until, value=value)
+        # ``emit("status", HOST, ...)`` and its apply (``state._status``), made here at
+        # once: the commonest event of a game
+        ev = _new_event(Event)
+        ev.type = "status"
+        ev.phase = self.label
+        ev.audience = HOST
+        ev.data = {"player": p.name, "status": status, "until": until, "value": value}
+        self.events.append(ev)
+        p.st[status] = [until, value]
 
     def clear_status(self, p: Player, status: str) -> None:
         if status in p.st:
@@ -403,6 +439,8 @@ class Game:
         just sent leaves no room for is withdrawn (``action_withdrawn`` why ``partner``):
         whichever of the two the host typed first, the same moves stand."""
         s = self.state
+        if not s.pending or not _reads_partners(self.rules):
+            return
         abilities = self.rules.abilities
         me = by.name
         for a in list(s.pending):
@@ -657,13 +695,10 @@ class Game:
         target? True when the game seats, besides ``p``, a role with a redirecting move:
         a move aimed at a tied player (untouchable) is then not known to be void when sent.
         Judged by the seating, not by who is alive, so the answer tells nobody anything."""
-        rules = self.rules
-        for q in self.state.order:
-            if q is p:
-                continue
-            for aid in rules.roles[q.role].abilities:
-                spec = rules.abilities.get(f"{q.role}.{aid}")
-                if spec is not None and any("redirect" in m.name for m, _ in spec.mechs):
+        roles = _redirect_roles(self.rules)
+        if roles:
+            for q in self.state.order:
+                if q is not p and q.role in roles:
                     return True
         return False
 
@@ -676,11 +711,20 @@ class Game:
 
     def record(self, p: Player, ab: AbilitySpec, ts, role: str | None = None) -> Event:
         """Record a move already judged legal by ``why_not``."""
+        name = p.name
+        slot = ["faction", ab.owner or p.faction, ab.id] if ab.shared else [name, ab.slot]
+        d = {"actor": name, "ability": ab.id, "targets": list(ts), "key": ab.key, "slot": slot}
         if role is not None:
-            return self.emit("action", (p.name,), actor=p.name, ability=ab.id, targets=list(ts),
-                             key=ab.key, slot=list(self.slot_of(p, ab)), role=role)
-        return self.emit("action", (p.name,), actor=p.name, ability=ab.id, targets=list(ts),
-                         key=ab.key, slot=list(self.slot_of(p, ab)))
+            d["role"] = role
+        # ``emit("action", (name,), **d)``, made here at once
+        ev = _new_event(Event)
+        ev.type = "action"
+        ev.phase = self.label
+        ev.audience = (name,)
+        ev.data = d
+        self.events.append(ev)
+        _apply_action(self.state, d)
+        return ev
 
     def vote(self, voter: str, target: str, fixed: bool = False) -> Event:
         """A day vote. ``fixed``: the host corrects a misread vote (a forum post read
@@ -691,7 +735,16 @@ class Game:
             raise Refused(*why)
         if fixed:
             return self.emit("vote", PUBLIC, voter=p.name, target=target, fixed=True)
-        return self.emit("vote", PUBLIC, voter=p.name, target=target)
+        # ``emit("vote", PUBLIC, voter=..., target=...)``, made here at once
+        d = {"voter": p.name, "target": target}
+        ev = _new_event(Event)
+        ev.type = "vote"
+        ev.phase = self.label
+        ev.audience = PUBLIC
+        ev.data = d
+        self.events.append(ev)
+        _apply_vote(self.state, d)
+        return ev
 
     def unvote(self, voter: str, fixed: bool = False) -> Event:
         """The voter takes his vote back («снимаю голос»): he has no vote until he votes

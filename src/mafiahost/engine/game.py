@@ -24,7 +24,6 @@ mechanics.load_all()
 _new_event = object.__new__
 _APPLY_GET = APPLY.get
 _apply_action = APPLY["action"]
-_apply_vote = APPLY["vote"]
 
 
 def _names(ps) -> str:
@@ -47,14 +46,15 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
     return out
 
 
-def _reads_partners(rules: RulesetSpec) -> bool:
-    """Does any ability of the rule set have a constraint that reads other players' moves
-    (so that a move sent may leave a partner's move no room)? Asked once per rule set."""
+def _partner_keys(rules: RulesetSpec) -> frozenset:
+    """The abilities (by key) with a constraint that reads other players' moves, so that a
+    move sent may leave one of theirs no room; found once per rule set."""
     got = rules.partner_reads
     if got is None:
-        got = rules.partner_reads = any(
-            (c if isinstance(c, str) else next(iter(c))) in mechanics.PARTNER_CONSTRAINTS
-            for ab in rules.abilities.values() for c in ab.constraints)
+        got = rules.partner_reads = frozenset(
+            key for key, ab in rules.abilities.items()
+            if any((c if isinstance(c, str) else next(iter(c))) in mechanics.PARTNER_CONSTRAINTS
+                   for c in ab.constraints))
     return got
 
 
@@ -70,6 +70,18 @@ def _redirect_roles(rules: RulesetSpec) -> frozenset:
                 if spec is not None and any("redirect" in m.name for m, _ in spec.mechs):
                     out.add(rid)
         got = rules.redirect_roles = frozenset(out)
+    return got
+
+
+def _team_tables(rules: RulesetSpec) -> list[tuple[str, frozenset]]:
+    """(faction id, the roles that wake with it: tag ``wakes_with:<faction>``) for each
+    faction whose members know each other, made once per rule set."""
+    got = rules.team_tables
+    if got is None:
+        got = rules.team_tables = [
+            (fid, frozenset(rid for rid, r in rules.roles.items()
+                            if f"wakes_with:{fid}" in r.tags))
+            for fid, fac in rules.factions.items() if fac.knows_members]
     return got
 
 
@@ -150,17 +162,19 @@ class Game:
         self.options = dict(rules.options)
         seen = set()
         rows = []
+        roles = rules.roles
         for name, role in seating:
             if name in seen:
                 raise Refused(f"Имя «{name}» встречается дважды.", f"Name '{name}' appears twice.")
             seen.add(name)
-            spec = rules.roles.get(role)
+            spec = roles.get(role)
             if spec is None:
                 raise Refused(
                     f"Роли «{role}» нет в правилах «{rules.id}»; есть: {_names(rules.roles)}.",
                     f"Ruleset '{rules.id}' has no role '{role}'; it has: {_names(rules.roles)}.")
             rows.append((name, role, spec.faction))
-        problems = setup_problems(rules, [r for _, r, _ in rows])
+        problems = setup_problems(rules, [r for _, r, _ in rows]) \
+            if rules.setup.get("limits") else []
         for ru, en, warning in problems:
             if not warning:
                 raise Refused(ru, en)
@@ -181,8 +195,10 @@ class Game:
                   players=[[n, r] for n, r, _ in rows], options=dict(self.options), seed=seed,
                   **extra)
         for p in self.state.order:
-            for k, v in rules.roles[p.role].initial_status.items():
-                self.set_status(p, k, v)
+            initial = roles[p.role].initial_status
+            if initial:
+                for k, v in initial.items():
+                    self.set_status(p, k, v)
         self._tell_teams()
         self.pending_phase: tuple[str, int] | None = (rules.first_phase, 1)
         if open_first:
@@ -439,18 +455,16 @@ class Game:
         just sent leaves no room for is withdrawn (``action_withdrawn`` why ``partner``):
         whichever of the two the host typed first, the same moves stand."""
         s = self.state
-        if not s.pending or not _reads_partners(self.rules):
+        keys = _partner_keys(self.rules)
+        if not keys or not s.pending:
             return
-        abilities = self.rules.abilities
         me = by.name
-        for a in list(s.pending):
-            if a.actor == me:
-                continue
+        hits = [a for a in s.pending if a.ability in keys and a.actor != me]
+        abilities = self.rules.abilities
+        for a in hits:
             ab = abilities[a.ability]
             if ab.constraint_fns is None:
                 _constraint_fns(ab)
-            if not ab.reads_partners:
-                continue
             q = s.players[a.actor]
             if self.why_not_without(a, q, ab, tuple(a.targets)) is not None:
                 self.emit("action_withdrawn", self.to(q, by), actor=a.actor, seq=a.seq,
@@ -735,15 +749,20 @@ class Game:
             raise Refused(*why)
         if fixed:
             return self.emit("vote", PUBLIC, voter=p.name, target=target, fixed=True)
-        # ``emit("vote", PUBLIC, voter=..., target=...)``, made here at once
-        d = {"voter": p.name, "target": target}
+        # ``emit("vote", PUBLIC, voter=..., target=...)`` and its apply (``state._vote``),
+        # made here at once
+        name = p.name
         ev = _new_event(Event)
         ev.type = "vote"
         ev.phase = self.label
         ev.audience = PUBLIC
-        ev.data = d
+        ev.data = {"voter": name, "target": target}
         self.events.append(ev)
-        _apply_vote(self.state, d)
+        s = self.state
+        votes = s.votes
+        if name in votes:
+            s.vote_changes[name] = s.vote_changes.get(name, 0) + 1
+        votes[name] = target
         return ev
 
     def unvote(self, voter: str, fixed: bool = False) -> Event:
@@ -868,19 +887,16 @@ class Game:
                                   was=h.role)
 
     def _tell_teams(self) -> None:
-        rules = self.rules
-        for fid, fac in rules.factions.items():
-            if not fac.knows_members:
-                continue
-            members = [p for p in self.state.order if p.faction == fid]
-            wakers = [p for p in self.state.order
-                      if f"wakes_with:{fid}" in rules.roles[p.role].tags]
-            shown = members + wakers
+        order = self.state.order
+        for fid, wakers in _team_tables(self.rules):
+            shown = [p for p in order if p.faction == fid]
+            if wakers:
+                shown += [p for p in order if p.role in wakers]
             if not shown:
                 continue
             names = [p.name for p in shown]
             for q in shown:
-                self.emit("team", self.to(q), to=q.name, faction=fid, members=names)
+                self.emit("team", (q.name,), to=q.name, faction=fid, members=names)
 
     # ---- the legal-move generator ----------------------------------------------------
     def legal_moves(self, name: str) -> list[tuple[str, tuple]]:

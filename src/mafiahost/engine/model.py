@@ -281,6 +281,7 @@ class RulesetSpec:
         "step_index",
         "steps",
         "successions",
+        "team_tables",
         "title_en",
         "title_ru",
         "version",
@@ -292,8 +293,9 @@ class RulesetSpec:
         self.win_fns: list | None = None   # compiled victory conditions (engine.victory)
         # found on first use by the engine (engine.game): does any ability read partners'
         # moves; which roles may redirect a move
-        self.partner_reads: bool | None = None
+        self.partner_reads: frozenset | None = None
         self.redirect_roles: frozenset | None = None
+        self.team_tables: list | None = None     # engine.game._team_tables
         self.version: int = kw.get("version", 1)
         self.title_ru: str = kw.get("title_ru", self.id)
         self.title_en: str = kw.get("title_en", self.id)

@@ -17,13 +17,12 @@ from .events import HOST, PUBLIC, Event
 from .mechanics import questions
 from .model import AbilitySpec, RulesetSpec
 from .night import resolve_night
-from .state import APPLY, FOREVER, Player, State
+from .state import APPLY, FOREVER, Action, Player, State
 
 mechanics.load_all()
 
 _new_event = object.__new__
 _APPLY_GET = APPLY.get
-_apply_action = APPLY["action"]
 
 
 def _names(ps) -> str:
@@ -726,18 +725,36 @@ class Game:
     def record(self, p: Player, ab: AbilitySpec, ts, role: str | None = None) -> Event:
         """Record a move already judged legal by ``why_not``."""
         name = p.name
-        slot = ["faction", ab.owner or p.faction, ab.id] if ab.shared else [name, ab.slot]
-        d = {"actor": name, "ability": ab.id, "targets": list(ts), "key": ab.key, "slot": slot}
+        aid = ab.id
+        slot = ("faction", ab.owner or p.faction, aid) if ab.shared else (name, ab.slot)
+        d = {"actor": name, "ability": aid, "targets": list(ts), "key": ab.key,
+             "slot": list(slot)}
         if role is not None:
             d["role"] = role
-        # ``emit("action", (name,), **d)``, made here at once
+        # ``emit("action", (name,), **d)`` and its apply (``state._action``), made here at
+        # once: the move is recorded as applying the event would record it
         ev = _new_event(Event)
         ev.type = "action"
         ev.phase = self.label
         ev.audience = (name,)
         ev.data = d
         self.events.append(ev)
-        _apply_action(self.state, d)
+        s = self.state
+        s.seq += 1
+        a = _new_event(Action)
+        a.seq = s.seq
+        a.actor = name
+        a.ability = ab.key
+        a.targets = tuple(ts)
+        a.role = role
+        if s.phase == "day":
+            s.day_actions.append(a)
+        else:
+            s.pending.append(a)
+        key = (name, aid)
+        uses = s.uses
+        uses[key] = uses.get(key, 0) + 1
+        s.slots[slot] = a
         return ev
 
     def vote(self, voter: str, target: str, fixed: bool = False) -> Event:

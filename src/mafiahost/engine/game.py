@@ -257,6 +257,9 @@ class Game:
         ev.data = {"player": p.name, "status": status, "until": until, "value": value}
         self.events.append(ev)
         p.st[status] = [until, value]
+        s = self.state
+        if until < s.expires:
+            s.expires = until
 
     def clear_status(self, p: Player, status: str) -> None:
         if status in p.st:

@@ -50,6 +50,7 @@ class State:
         "counters",
         "day_actions",
         "dice",
+        "expires",
         "idx",
         "number",
         "order",
@@ -100,6 +101,10 @@ class State:
         # this phase's moves by slot: (actor, slot) or ("faction", owner, ability id)
         self.slots: dict[tuple, Action] = {}
         self.census = 0          # bumped when who is alive, or on which side, changes
+        # no status set since the last sweep ends before this phase index (a lower bound
+        # of every ``until``): the sweep at a phase's start skips the players while no
+        # status can have run out
+        self.expires = FOREVER
         self._alive: list[Player] = []
         self._alive_names: list[str] = []
         self._alive_at = -1      # the census ``_alive`` was made at
@@ -153,19 +158,26 @@ def _phase_started(s: State, d: dict) -> None:
     s.vote_changes = {}
     s.day_actions = []
     keep = s.idx - 1          # the last phase's marks stay readable for its report
+    if s.expires >= keep:
+        return                # no status has run out
+    low = FOREVER
     for p in s.order:
         st = p.st
         if st:
             gone = None
             for k, v in st.items():
-                if v[0] < keep:
+                until = v[0]
+                if until < keep:
                     if gone is None:
                         gone = [k]
                     else:
                         gone.append(k)
+                elif until < low:
+                    low = until
             if gone is not None:
                 for k in gone:
                     del st[k]
+    s.expires = low
 
 
 _new = object.__new__
@@ -206,7 +218,10 @@ def _vote_withdrawn(s: State, d: dict) -> None:
 
 
 def _status(s: State, d: dict) -> None:
-    s.players[d["player"]].st[d["status"]] = [d["until"], d.get("value")]
+    until = d["until"]
+    s.players[d["player"]].st[d["status"]] = [until, d.get("value")]
+    if until < s.expires:
+        s.expires = until
 
 
 def _status_cleared(s: State, d: dict) -> None:

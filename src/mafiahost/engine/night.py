@@ -264,6 +264,9 @@ def resolve_night(g) -> None:
     for fn, params in rules.hooks.get("night_start", ()):
         fn(n, params)
     for step in rules.steps:
+        moves = by_step.get(step.id)
+        if not (moves or step.auto or due):
+            continue          # nothing happens at this step tonight
         n.step = step
         for fn, params in step.auto:
             fn(n, params)
@@ -272,7 +275,6 @@ def resolve_night(g) -> None:
                 if item["step"] == step.id:
                     g.emit("schedule_done", HOST, item=item)
                     mechanics.SCHEDULED[item["effect"]](n, item)
-        moves = by_step.get(step.id)
         if moves:
             for a in moves:
                 perform(n, a)

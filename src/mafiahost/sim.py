@@ -50,21 +50,10 @@ def play_phase(g: Game, rng: random.Random) -> None:
     phase = s.phase
     by_phase = g.rules.by_phase
     dead_movers = g.rules.dead_movers
-    may_act = g.may_act
     for p in s.order:
         abilities = by_phase[p.role][phase]
         if abilities and (p.alive or (p.role, phase) in dead_movers):
-            # ``_moves(g, p, abilities, rnd)``, inlined
-            for ab in abilities:
-                if rnd() < 0.1 or not may_act(p, ab):
-                    continue
-                ts = g.random_legal_targets(p, ab, rnd)
-                if ts is not None:
-                    role = None
-                    if ab.names_role:         # a role-naming move names one of its roles
-                        roles = g.role_options(ab)
-                        role = roles[int(rnd() * len(roles))]
-                    g.send(p, ab, ts, role)
+            _moves(g, p, abilities, rnd)
 
 
 def against_all_today(g: Game) -> bool:

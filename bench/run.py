@@ -301,13 +301,20 @@ def main(argv=None) -> int:
     lines += [
         "",
         "How the hot path stays fast: slotted plain objects for players, actions and events;",
-        "abilities bound to their mechanic functions once at load; victory conditions compiled",
-        "to closures once, reading living counts by faction and role that the state keeps up",
-        "to date as players leave or change side; no per-event validation or deep copies;",
-        "statuses are a dict of `[until, value]` checked against the phase index instead of",
-        "being swept each phase. The random player draws each move from the legal-move",
-        "generator (`Game.legal_targets`: pools of seats per target position, constraints",
-        "that never read the targets asked once) instead of drawing, checking and retrying.",
+        "the commonest events (a move, a vote, a status) made and applied where they happen,",
+        "without `emit`'s keyword round trip (a test checks, in the middle of every phase,",
+        "that the state they leave equals their events replayed); abilities bound to their",
+        "mechanic functions once at load, with what the night asks of them (attacks only,",
+        "protections only) precomputed; tables found once per rule set (which roles may",
+        "redirect a move, which abilities read a partner's move, who wakes with whom);",
+        "victory conditions compiled to closures once, reading living counts by faction and",
+        "role that the state keeps up to date as players leave or change side; no per-event",
+        "validation or deep copies; statuses are a dict of `[until, value]` checked against",
+        "the phase index, and the sweep of run-out ones at a phase's start is skipped while",
+        "none can have run out; the day's count is one pass over the voters. The random",
+        "player draws each move from the legal-move generator (`Game.legal_targets`: pools",
+        "of seats per target position, constraints that never read the targets asked once)",
+        "instead of drawing, checking and retrying.",
     ]
     write_section(ROOT / "docs" / "performance.md", "engine", "\n".join(lines))
     print("wrote docs/performance.md")

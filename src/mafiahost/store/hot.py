@@ -198,3 +198,116 @@ class CoreTx:
         r = self._sql("SELECT game_id, seat FROM player_links WHERE token_hash = ?",
                       (token_hash,)).fetchone()
         return (r[0], r[1]) if r else None
+
+
+#: ``PgTx.add_command``'s answer: the command's id is PostgreSQL's, read back in SQL by
+#: what follows it in the same transaction (``currval`` of the ``commands.id`` sequence,
+#: which only this session's last insert sets), so the insert need not wait for it
+NEW_COMMAND = "currval(pg_get_serial_sequence('commands', 'id'))"
+
+
+class PendingId:
+    """The id of the command ``PgTx.add_command`` has sent but not waited for."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<the command just inserted>"
+
+
+PENDING = PendingId()
+
+
+class PgTx:
+    """A write transaction on a psycopg connection in pipeline mode (PostgreSQL's hot
+    path, ``Store.hot``): the same statements as ``CoreTx``, sent without waiting for an
+    answer nobody needs yet. A statement whose answer is read (the row bump, a link, the
+    events) waits for everything sent before it; the writes (the command, its events,
+    vote records) are sent with the ``COMMIT`` and answered together. So a move costs
+    three round trips to the server: ``BEGIN`` with the bump, the link check, the writes
+    with the commit (``CoreTx``: six). Statements repeated on a connection are prepared
+    by psycopg (its ``prepare_threshold``)."""
+
+    hot = True
+    dialect = "postgresql"
+
+    def __init__(self, conn, pipeline, sa_dialect=None):
+        self.c = conn
+        self.p = pipeline
+        self._sa_dialect = sa_dialect
+
+    def _sql(self, sql: str, params=()):
+        return self.c.execute(sql.replace("?", "%s"), params)
+
+    def execute(self, statement, params=None):
+        """A statement in this transaction, answered before it returns (a ``text()`` or
+        other SQLAlchemy statement, or plain SQL with ``?`` parameters): psycopg's cursor."""
+        if isinstance(statement, str):
+            cur = self._sql(statement, params or ())
+        else:
+            comp = statement.compile(dialect=self._sa_dialect)
+            cur = self.c.execute(str(comp), {**comp.params, **(params or {})})
+        self.p.sync()
+        return cur
+
+    def bump(self, game_id: int, now: str, expect: int | None = None) -> GameRecord:
+        if expect is None:
+            r = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                          f"RETURNING {_COLS}", (now, game_id)).fetchone()
+        else:
+            r = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                          f"AND rev = ? RETURNING {_COLS}", (now, game_id, expect)).fetchone()
+            if r is None:
+                raise Conflict(game_id)
+        if r is None:
+            raise LookupError(game_id)
+        return GameRecord(r)
+
+    def events(self, game_id: int) -> list[Event]:
+        from . import event_from_json
+        return [event_from_json(t, p, b) for t, p, b in self._sql(
+            "SELECT type, phase, body FROM events WHERE game_id = ? ORDER BY pos",
+            (game_id,)).fetchall()]
+
+    def add_command(self, f: dict, events: list[tuple]) -> PendingId:
+        cols = ", ".join(_q(k) for k in _CMD_COLS)
+        insert = (f"INSERT INTO commands (seq, {cols}) SELECT COALESCE(MAX(seq), 0) + 1, "
+                  f"{', '.join('?' * len(_CMD_COLS))} FROM commands WHERE game_id = ? "
+                  f"RETURNING id")
+        params = [*[f[k] for k in _CMD_COLS], f["game_id"]]
+        if not events:
+            self._sql(insert, tuple(params))
+            return PENDING
+        # one statement: the command and its events (a data-modifying WITH)
+        values = ", ".join("(?::integer, ?::integer, ?, ?, ?)" for _ in events)
+        for row in events:
+            params.extend(row)
+        self._sql(f"WITH c AS ({insert}), e AS (INSERT INTO events (game_id, pos, "
+                  f"command_id, type, phase, body) SELECT v.g, v.p, c.id, v.t, v.ph, v.b "
+                  f"FROM c, (VALUES {values}) AS v (g, p, t, ph, b)) SELECT id FROM c",
+                  tuple(params))
+        return PENDING
+
+    def add_vote_records(self, rows: list[dict]) -> None:
+        cols = [k for k in _VOTE_COLS if k != "command_id"]
+        sql = (f"INSERT INTO vote_records ({', '.join(_q(k) for k in cols)}, "
+               f"\"command_id\") VALUES ({', '.join('%s' for _ in cols)}, {NEW_COMMAND})")
+        for r in rows:
+            self._check(r.get("command_id"))
+            self.c.execute(sql, tuple(r.get(k) for k in cols))
+
+    def add_imported_posts(self, game_id: int, cid, keys: list[str]) -> None:
+        self._check(cid)
+        for k in keys:
+            self.c.execute(f"INSERT INTO imported_posts (game_id, post_key, command_id) "
+                           f"VALUES (%s, %s, {NEW_COMMAND})", (game_id, k))
+
+    @staticmethod
+    def _check(cid) -> None:
+        if cid is not PENDING:
+            raise ValueError("PgTx writes rows of the command it has just inserted only")
+
+    def link_seat(self, token_hash: str) -> tuple[int, str] | None:
+        r = self._sql("SELECT game_id, seat FROM player_links WHERE token_hash = ?",
+                      (token_hash,)).fetchone()
+        return (r[0], r[1]) if r else None

@@ -1009,6 +1009,8 @@ def create_app(db: str | None = None, *, host: Host | None = None,
     )
     app.state.web = Web(host, public_url or os.environ.get("MAFIAHOST_PUBLIC_URL"))
     app.state.settle = server
+    if server:
+        host.store.notify_in_background()
     return app
 
 

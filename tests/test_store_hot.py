@@ -79,8 +79,8 @@ def test_the_hot_path_writes_what_the_orm_path_writes(any_db, monkeypatch):
     hot.store.close()
 
 
-def test_the_hot_row_is_read_only_and_bumps_the_revision(sqlite_db):
-    st = Store(sqlite_db)
+def test_the_hot_row_is_read_only_and_bumps_the_revision(any_db):
+    st = Store(any_db)
     h = Host(store=st, cache=GameCache(0))
     gid = h.new_game("gemini", list(ROLES), roles=ROLES, seed=6).game_id
     rev = h.load(gid)[0].rev
@@ -96,8 +96,8 @@ def test_the_hot_row_is_read_only_and_bumps_the_revision(sqlite_db):
     st.close()
 
 
-def test_a_refused_or_failed_hot_command_changes_nothing(sqlite_db):
-    st = Store(sqlite_db)
+def test_a_refused_or_failed_hot_command_changes_nothing(any_db):
+    st = Store(any_db)
     h = Host(store=st, cache=GameCache(0))
     gid = h.new_game("gemini", list(ROLES), roles=ROLES, seed=7).game_id
     before = _rows(h, gid), h.load(gid)[0].rev
@@ -110,6 +110,18 @@ def test_a_refused_or_failed_hot_command_changes_nothing(sqlite_db):
                             "n_events": 0, "undone": False, "at": "x"}, [])
             raise RuntimeError("crash before the commit")
     assert (_rows(h, gid), h.load(gid)[0].rev) == before
+    # a write the database refuses (PostgreSQL: sent without waiting, with the COMMIT):
+    # the database's error, nothing stored, and the next command runs as usual
+    ev = (gid, 0, "action", "night 1", "{}")           # position 0 is taken
+    with pytest.raises(Exception) as err:
+        with st.hot(gid) as (tx, _row):
+            tx.add_command({"game_id": gid, "kind": "act", "args": "{}", "ops": "[]",
+                            "before": "{}", "result": "{}", "first_event": 0,
+                            "n_events": 1, "undone": False, "at": "x"}, [ev])
+    assert st.is_db_error(err.value)
+    assert (_rows(h, gid), h.load(gid)[0].rev) == before
+    h.act(gid, "Вера", "kill", ["Дина"])
+    assert len(_rows(h, gid)[0]) == len(before[0][0]) + 1
     st.close()
 
 

@@ -173,6 +173,7 @@ class Store:
         self._notify = self.url.startswith("postgresql")
         self._notifier: _Notifier | None = None
         self._psycopg3: bool | None = None
+        self._hint = threading.local()        # ``checking_link``
         self.migrate()
 
     @property
@@ -395,6 +396,19 @@ class Store:
             fairy.close()
 
     @contextmanager
+    def checking_link(self, token_hash: str):
+        """Within the block, this thread's plain commands will check the player's link
+        with this hash (the web app's moves, votes and answers): on PostgreSQL the
+        link's row is then read in the same round trip as the game row's bump (still
+        after it, under the row's lock), not in one of its own. Only a hint: the check
+        itself is the command's, as everywhere."""
+        self._hint.link = token_hash
+        try:
+            yield
+        finally:
+            self._hint.link = None
+
+    @contextmanager
     def _pg_hot(self, game_id: int, expect: int | None):
         """``hot`` on PostgreSQL through psycopg: the statements in pipeline mode
         (``hot.PgTx``), ``BEGIN`` sent with the bump, the writes with the ``COMMIT``."""
@@ -404,11 +418,11 @@ class Store:
         with self._raw() as raw:
             try:
                 with raw.pipeline() as p:
-                    raw.execute("BEGIN")
-                    tx = PgTx(raw, p, self.engine.dialect)
+                    tx = PgTx(raw, p, self.engine.dialect,
+                              getattr(self._hint, "link", None))
+                    tx.begin()
                     yield tx, tx.bump(game_id, now_iso(), expect)
-                    # sent with the queued writes when the pipeline ends: one answer
-                    raw.execute("COMMIT")
+                    tx.commit()        # sent with the queued writes: one answer
             except BaseException:
                 if not raw.closed and not raw.broken:
                     with suppress(psycopg.Error):

@@ -231,13 +231,19 @@ class PgTx:
     hot = True
     dialect = "postgresql"
 
-    def __init__(self, conn, pipeline, sa_dialect=None):
+    def __init__(self, conn, pipeline, sa_dialect=None, link: str | None = None):
+        """``link``: the hash of the player's link this transaction will check (the web
+        app says so beforehand: ``Store.checking_link``); its row is read right after
+        the bump, in the same round trip, and ``link_seat`` answers from it."""
         self.c = conn
         self.p = pipeline
+        self.cur = conn.cursor()
         self._sa_dialect = sa_dialect
+        self._link = link
+        self._link_cur = None
 
     def _sql(self, sql: str, params=()):
-        return self.c.execute(sql.replace("?", "%s"), params)
+        return self.cur.execute(sql.replace("?", "%s"), params)
 
     def execute(self, statement, params=None):
         """A statement in this transaction, answered before it returns (a ``text()`` or
@@ -250,23 +256,34 @@ class PgTx:
         self.p.sync()
         return cur
 
+    def begin(self) -> None:
+        self.cur.execute("BEGIN")
+
+    def commit(self) -> None:
+        """Queued: sent with the writes when the pipeline ends."""
+        self.cur.execute("COMMIT")
+
     def bump(self, game_id: int, now: str, expect: int | None = None) -> GameRecord:
         if expect is None:
-            r = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
-                          f"RETURNING {_COLS}", (now, game_id)).fetchone()
+            cur = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                            f"RETURNING {_COLS}", (now, game_id))
         else:
-            r = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
-                          f"AND rev = ? RETURNING {_COLS}", (now, game_id, expect)).fetchone()
-            if r is None:
-                raise Conflict(game_id)
+            cur = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                            f"AND rev = ? RETURNING {_COLS}", (now, game_id, expect))
+        if self._link is not None:     # after the bump: read under the game's row lock
+            self._link_cur = self.c.cursor()
+            self._link_cur.execute(_LINK_SQL, (self._link,))
+        r = cur.fetchone()
         if r is None:
+            if expect is not None:
+                raise Conflict(game_id)
             raise LookupError(game_id)
         return GameRecord(r)
 
     def events(self, game_id: int) -> list[Event]:
         from . import event_from_json
-        return [event_from_json(t, p, b) for t, p, b in self._sql(
-            "SELECT type, phase, body FROM events WHERE game_id = ? ORDER BY pos",
+        return [event_from_json(t, p, b) for t, p, b in self.c.execute(
+            "SELECT type, phase, body FROM events WHERE game_id = %s ORDER BY pos",
             (game_id,)).fetchall()]
 
     def add_command(self, f: dict, events: list[tuple]) -> PendingId:
@@ -308,6 +325,12 @@ class PgTx:
             raise ValueError("PgTx writes rows of the command it has just inserted only")
 
     def link_seat(self, token_hash: str) -> tuple[int, str] | None:
-        r = self._sql("SELECT game_id, seat FROM player_links WHERE token_hash = ?",
-                      (token_hash,)).fetchone()
+        if self._link_cur is not None and token_hash == self._link:
+            cur, self._link_cur = self._link_cur, None        # read with the bump
+        else:
+            cur = self.c.execute(_LINK_SQL, (token_hash,))
+        r = cur.fetchone()
         return (r[0], r[1]) if r else None
+
+
+_LINK_SQL = "SELECT game_id, seat FROM player_links WHERE token_hash = %s"

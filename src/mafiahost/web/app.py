@@ -351,7 +351,8 @@ def _with_seat(w: Web, token: str, fn):
             raise AccessDenied()
         gid, seat = hit
         try:
-            return fn(gid, seat, Host.link_check(token, gid, seat))
+            with w.host.store.checking_link(digest(token)):
+                return fn(gid, seat, Host.link_check(token, gid, seat))
         except (AccessDenied, NoGame):
             w.forget(token)              # reissued or gone: look it up once more
     raise AccessDenied()

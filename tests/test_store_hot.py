@@ -199,3 +199,35 @@ def test_a_move_worked_out_on_a_game_that_changed_meanwhile_is_redone(sqlite_db)
     st.close()
     other.store.close()
     fresh.store.close()
+
+
+def test_a_link_read_with_the_bump_is_still_checked(any_db):
+    """``Store.checking_link``: the web app names the link a move will check, and the
+    row bump reads it (SQLite: in the bump's statement; PostgreSQL: in its round trip).
+    The check itself is unchanged: a link reissued after the app looked it up is
+    refused inside the transaction, and nothing is stored."""
+    from mafiahost.host import AccessDenied
+    from mafiahost.store.accounts import digest
+    st = Store(any_db)
+    h = Host(store=st, cache=GameCache(0))
+    gid = h.new_game("gemini", list(ROLES), roles=ROLES, seed=8).game_id
+    old = h.links(gid)["Вера"]
+    new = h.reissue_link(gid, "Вера")
+    before = _rows(h, gid)
+    with st.checking_link(digest(old)), pytest.raises(AccessDenied):
+        h.act(gid, "Вера", "kill", ["Дина"], guard=Host.link_check(old, gid, "Вера"))
+    assert _rows(h, gid) == before
+    seen: list[str] = []
+    if st.path is not None:          # SQLite: no statement of its own for the link
+        st._lite_conn().set_trace_callback(seen.append)
+    with st.checking_link(digest(new)):
+        h.act(gid, "Вера", "kill", ["Дина"], guard=Host.link_check(new, gid, "Вера"))
+    assert ("Вера", "kill") in [(e.data["actor"], e.data["ability"])
+                                for e in h.load(gid)[1].events if e.type == "action"]
+    if st.path is not None:
+        st._lite_conn().set_trace_callback(None)
+        inside = seen[seen.index("BEGIN IMMEDIATE"):]
+        assert not any(q.startswith("SELECT game_id, seat FROM player_links")
+                       for q in inside)
+        assert "FROM player_links" in next(q for q in inside if q.startswith("UPDATE games"))
+    st.close()

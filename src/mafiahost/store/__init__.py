@@ -348,7 +348,7 @@ class Store:
             c = self._lite_conn()
             c.execute("BEGIN IMMEDIATE")
             try:
-                tx = SqliteTx(c)
+                tx = SqliteTx(c, getattr(self._hint, "link", None))
                 yield tx, tx.bump(game_id, now_iso(), expect)
                 c.execute("COMMIT")
             except BaseException:
@@ -398,9 +398,10 @@ class Store:
     @contextmanager
     def checking_link(self, token_hash: str):
         """Within the block, this thread's plain commands will check the player's link
-        with this hash (the web app's moves, votes and answers): on PostgreSQL the
-        link's row is then read in the same round trip as the game row's bump (still
-        after it, under the row's lock), not in one of its own. Only a hint: the check
+        with this hash (the web app's moves, votes and answers): the link's row is then
+        read with the game row's bump, still after it, under the row's lock (PostgreSQL:
+        in the bump's round trip; SQLite: by the bump's own statement), not by a
+        statement of its own. Only a hint: the check
         itself is the command's, as everywhere."""
         self._hint.link = token_hash
         try:

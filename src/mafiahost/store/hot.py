@@ -50,6 +50,28 @@ def _q(col: str) -> str:
     return f'"{col}"'
 
 
+#: a command's row, numbered inside its own statement (``?`` parameters: the command's
+#: columns, then the game id again: ``_command_params``)
+_INSERT_COMMAND = (f"INSERT INTO commands (seq, {', '.join(_q(k) for k in _CMD_COLS)}) "
+                   f"SELECT COALESCE(MAX(seq), 0) + 1, {', '.join('?' * len(_CMD_COLS))} "
+                   f"FROM commands WHERE game_id = ? RETURNING id")
+
+
+def _command_params(f: dict) -> list:
+    return [*[f[k] for k in _CMD_COLS], f["game_id"]]
+
+
+def _pg_command_with_events(params: list, events: list[tuple]) -> str:
+    """PostgreSQL: the command and its events in one statement (a data-modifying
+    ``WITH``), answering the command's id; the events' values are added to ``params``."""
+    values = ", ".join("(?::integer, ?::integer, ?, ?, ?)" for _ in events)
+    for row in events:
+        params.extend(row)
+    return (f"WITH c AS ({_INSERT_COMMAND}), e AS (INSERT INTO events (game_id, pos, "
+            f"command_id, type, phase, body) SELECT v.g, v.p, c.id, v.t, v.ph, v.b FROM c, "
+            f"(VALUES {values}) AS v (g, p, t, ph, b)) SELECT id FROM c")
+
+
 class SqliteTx:
     """A write transaction on a stdlib ``sqlite3`` connection (begun IMMEDIATE by
     ``Store.hot``)."""
@@ -57,8 +79,13 @@ class SqliteTx:
     hot = True
     dialect = "sqlite"
 
-    def __init__(self, conn):
+    def __init__(self, conn, link: str | None = None):
+        """``link``: as ``PgTx``'s, the hash of the player's link this transaction will
+        check (``Store.checking_link``): read by the bump's own statement (one statement
+        less while the file's write lock is held), and ``link_seat`` answers from it."""
         self.c = conn
+        self._link = link
+        self._seat: tuple | None = None
 
     def execute(self, sql: str, params=()):
         return self.c.execute(sql, params)
@@ -70,17 +97,25 @@ class SqliteTx:
         return GameRecord(r)
 
     def bump(self, game_id: int, now: str, expect: int | None = None) -> GameRecord:
+        cols, link = _COLS, ()
+        if self._link is not None:
+            cols += _LINK_COLS
+            link = (self._link, self._link)
         if expect is None:
             r = self.c.execute(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
-                               f"RETURNING {_COLS}", (now, game_id)).fetchone()
+                               f"RETURNING {cols}", (now, game_id, *link)).fetchone()
         else:
             r = self.c.execute(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
-                               f"AND rev = ? RETURNING {_COLS}",
-                               (now, game_id, expect)).fetchone()
+                               f"AND rev = ? RETURNING {cols}",
+                               (now, game_id, expect, *link)).fetchone()
             if r is None:
                 raise Conflict(game_id)
         if r is None:
             raise LookupError(game_id)
+        if link:
+            n = len(GAME_COLUMNS)
+            self._seat = (r[n], r[n + 1])
+            r = r[:n]
         return GameRecord(r)
 
     def events(self, game_id: int) -> list[Event]:
@@ -90,11 +125,7 @@ class SqliteTx:
             (game_id,))]
 
     def add_command(self, f: dict, events: list[tuple]) -> int:
-        cols = ", ".join(_q(k) for k in _CMD_COLS)
-        (cid,) = self.c.execute(
-            f"INSERT INTO commands (seq, {cols}) SELECT COALESCE(MAX(seq), 0) + 1, "
-            f"{', '.join('?' * len(_CMD_COLS))} FROM commands WHERE game_id = ? "
-            f"RETURNING id", (*[f[k] for k in _CMD_COLS], f["game_id"])).fetchone()
+        (cid,) = self.c.execute(_INSERT_COMMAND, _command_params(f)).fetchone()
         if events:
             self.c.executemany("INSERT INTO events (game_id, pos, command_id, type, phase, "
                                "body) VALUES (?, ?, ?, ?, ?, ?)",
@@ -112,9 +143,17 @@ class SqliteTx:
                            "VALUES (?, ?, ?)", [(game_id, k, cid) for k in keys])
 
     def link_seat(self, token_hash: str) -> tuple[int, str] | None:
+        if self._seat is not None and token_hash == self._link:
+            seat, self._seat = self._seat, None               # read by the bump
+            return seat if seat[0] is not None else None
         r = self.c.execute("SELECT game_id, seat FROM player_links WHERE token_hash = ?",
                            (token_hash,)).fetchone()
         return (r[0], r[1]) if r else None
+
+
+#: the bump's own read of a link (SQLite: scalar subqueries in ``RETURNING``)
+_LINK_COLS = (", (SELECT game_id FROM player_links WHERE token_hash = ?), "
+              "(SELECT seat FROM player_links WHERE token_hash = ?)")
 
 
 class CoreTx:
@@ -161,24 +200,13 @@ class CoreTx:
             (game_id,))]
 
     def add_command(self, f: dict, events: list[tuple]) -> int:
-        cols = ", ".join(_q(k) for k in _CMD_COLS)
-        insert = (f"INSERT INTO commands (seq, {cols}) SELECT COALESCE(MAX(seq), 0) + 1, "
-                  f"{', '.join('?' * len(_CMD_COLS))} FROM commands WHERE game_id = ? "
-                  f"RETURNING id")
-        params = [*[f[k] for k in _CMD_COLS], f["game_id"]]
+        params = _command_params(f)
         if self.pg and events:
-            # one statement, one round trip: the command and its events (a data-modifying
-            # WITH, PostgreSQL's own)
-            values = ", ".join("(?::integer, ?::integer, ?, ?, ?)" for _ in events)
-            for row in events:
-                params.extend(row)
-            (cid,) = self._sql(
-                f"WITH c AS ({insert}), e AS (INSERT INTO events (game_id, pos, command_id, "
-                f"type, phase, body) SELECT v.g, v.p, c.id, v.t, v.ph, v.b FROM c, "
-                f"(VALUES {values}) AS v (g, p, t, ph, b)) SELECT id FROM c",
-                tuple(params)).fetchone()
+            # one statement, one round trip: the command and its events
+            (cid,) = self._sql(_pg_command_with_events(params, events),
+                               tuple(params)).fetchone()
             return cid
-        (cid,) = self._sql(insert, tuple(params)).fetchone()
+        (cid,) = self._sql(_INSERT_COMMAND, tuple(params)).fetchone()
         if events:
             self._sql("INSERT INTO events (game_id, pos, command_id, type, phase, body) "
                       "VALUES (?, ?, ?, ?, ?, ?)",
@@ -287,22 +315,9 @@ class PgTx:
             (game_id,)).fetchall()]
 
     def add_command(self, f: dict, events: list[tuple]) -> PendingId:
-        cols = ", ".join(_q(k) for k in _CMD_COLS)
-        insert = (f"INSERT INTO commands (seq, {cols}) SELECT COALESCE(MAX(seq), 0) + 1, "
-                  f"{', '.join('?' * len(_CMD_COLS))} FROM commands WHERE game_id = ? "
-                  f"RETURNING id")
-        params = [*[f[k] for k in _CMD_COLS], f["game_id"]]
-        if not events:
-            self._sql(insert, tuple(params))
-            return PENDING
-        # one statement: the command and its events (a data-modifying WITH)
-        values = ", ".join("(?::integer, ?::integer, ?, ?, ?)" for _ in events)
-        for row in events:
-            params.extend(row)
-        self._sql(f"WITH c AS ({insert}), e AS (INSERT INTO events (game_id, pos, "
-                  f"command_id, type, phase, body) SELECT v.g, v.p, c.id, v.t, v.ph, v.b "
-                  f"FROM c, (VALUES {values}) AS v (g, p, t, ph, b)) SELECT id FROM c",
-                  tuple(params))
+        params = _command_params(f)
+        sql = _pg_command_with_events(params, events) if events else _INSERT_COMMAND
+        self._sql(sql, tuple(params))        # not waited for: sent with the COMMIT
         return PENDING
 
     def add_vote_records(self, rows: list[dict]) -> None:

@@ -38,16 +38,16 @@ MAX_NUMBER = 50.0
 
 class Board:
     """The public part of every seat's vector (who is alive, roles revealed at elimination,
-    this day's votes), read once from the public events as a list of writes to the vector
-    (``ops``: zero ``[lo, hi)``, then set index ``i`` to ``val`` when ``i >= 0``), which each
-    seat's vector applies from where it stopped; the private events are handed to the seats
-    they are addressed to. Each event is read once."""
+    this day's votes, the phase), one vector for all the seats (``vec``), kept up to date
+    from the public events, each read once; the private events are handed to the seats
+    they are addressed to. A seat's vector is the larger of the two at each position
+    (``Knowledge.update``): the public part and the seat's own are zero where the other
+    writes, but for the roles known, which either may make known."""
 
     def __init__(self, env: MafiaEnv, knowledge: dict | None = None):
         self.env = env
         self.know = env.knowledge if knowledge is None else knowledge
         self.seen = 0
-        self.ops: list[tuple[int, int, int, float]] = []
         L = env.layout
         n = env.codec.n
         self.n = n
@@ -55,6 +55,8 @@ class Board:
         self.al = L["alive"]
         self.kr = L["known_role"]
         self.vo = L["votes"]
+        self.vec = np.zeros(L["size"], dtype=np.float32)
+        self.vec[self.al:self.al + n] = 1.0
 
     def sync(self) -> None:
         env = self.env
@@ -64,7 +66,7 @@ class Board:
         si = env.codec.seat_index
         vi = env.codec.vote_index
         know = self.know
-        ops = self.ops
+        v = self.vec
         w = self.n + 2
         for e in evs[self.seen:]:
             a = e.audience
@@ -82,26 +84,27 @@ class Board:
                 k_ = vi.get(d.get("target"))
                 if j is not None and k_ is not None:
                     row = self.vo + j * w
-                    ops.append((row, row + w, row + k_ - 1, 1.0))
+                    v[row:row + w] = 0.0
+                    v[row + k_ - 1] = 1.0
             elif t == "vote_withdrawn":
                 j = si.get(e.data.get("voter"))
                 if j is not None:
                     row = self.vo + j * w
-                    ops.append((row, row + w, -1, 0.0))
+                    v[row:row + w] = 0.0
             elif t == "phase_started":
-                ops.append((self.vo, self.vo + self.n * w, -1, 0.0))
+                v[self.vo:self.vo + self.n * w] = 0.0
             elif t == "eliminated":
                 d = e.data
                 j = si.get(d.get("player"))
                 if j is not None:
-                    ops.append((0, 0, self.al + j, 0.0))
+                    v[self.al + j] = 0.0
                     ri = env.role_index.get(d.get("role"))
                     if ri is not None:
-                        ops.append((0, 0, self.kr + j * self.R + ri, 1.0))
+                        v[self.kr + j * self.R + ri] = 1.0
             elif t == "revived":
                 j = si.get(e.data.get("player"))
                 if j is not None:
-                    ops.append((0, 0, self.al + j, 1.0))
+                    v[self.al + j] = 1.0
         self.seen = len(evs)
 
 
@@ -114,12 +117,10 @@ class Knowledge:
         self.env = env
         self.seat = seat
         self.pending: list = []
-        self.applied = 0                      # the board's writes applied so far
         L = env.layout
-        self.vec = np.zeros(L["size"], dtype=np.float32)
+        self.vec = np.zeros(L["size"], dtype=np.float32)     # the seat's own part
         self.me = env.codec.seat_index[seat]
         self.vec[L["self"] + self.me] = 1.0
-        self.vec[L["alive"]:L["alive"] + env.codec.n] = 1.0
         self.role: str | None = None
         self.faction: str | None = None
         self.last_move_phase = None
@@ -196,24 +197,17 @@ class Knowledge:
         v = self.vec
         if self.role is None:                         # the role card, dealt at the start
             self._set_role(g.events[0].data["players"][self.me][1])
-        ops = board.ops
-        if self.applied < len(ops):
-            for lo, hi, i, val in ops[self.applied:]:
-                if hi:
-                    v[lo:hi] = 0.0
-                if i >= 0:
-                    v[i] = val
-            self.applied = len(ops)
         if self.pending:
             self._read_private()
         st = g.state
         ph = st.phase
-        v[self._ph] = 1.0 if ph == "night" else 0.0
-        v[self._ph + 1] = 1.0 if ph == "day" else 0.0
-        v[self._nu] = min(st.number / MAX_NUMBER, 1.0)
-        v[self._ov] = 1.0 if st.over else 0.0
+        b = board.vec
+        b[self._ph] = 1.0 if ph == "night" else 0.0
+        b[self._ph + 1] = 1.0 if ph == "day" else 0.0
+        b[self._nu] = min(st.number / MAX_NUMBER, 1.0)
+        b[self._ov] = 1.0 if st.over else 0.0
         v[self._se] = 1.0 if self.last_move_phase == g.label else 0.0
-        return v.copy()
+        return np.maximum(b, v)
 
 
 class MafiaEnv(AECEnv):

@@ -98,6 +98,7 @@ class Codec:
         offset += ANSWER_SLOTS * ANSWER_OPTIONS
         self.size = offset
         self._memo: dict = {}
+        self._decoded: dict = {i: ("vote", t) for i, t in enumerate(self.vote_targets, 1)}
         self._offsets = [b[3] for b in self.blocks]
 
     def vote(self, target: str) -> int:
@@ -144,6 +145,9 @@ class Codec:
         is ``("move", "answer", (question id, option))``, read from ``questions``, the
         seat's open ones; ``("pass",)`` when there is no such question or option)."""
         a = int(action)
+        kind = self._decoded.get(a)
+        if kind is not None:
+            return kind
         if a == PASS:
             return ("pass",)
         if 1 <= a <= self.n + 2:
@@ -161,5 +165,6 @@ class Codec:
             for d in reversed(doms):
                 code, r = divmod(code, len(d))
                 ts.append(d[r])
-            return ("move", aid, tuple(reversed(ts)))
+            kind = self._decoded[a] = ("move", aid, tuple(reversed(ts)))
+            return kind
         raise ValueError(f"action {a} is outside the action space (0..{self.size - 1})")

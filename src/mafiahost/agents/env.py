@@ -57,6 +57,7 @@ class Board:
         self.vo = L["votes"]
         self.vec = np.zeros(L["size"], dtype=np.float32)
         self.vec[self.al:self.al + n] = 1.0
+        self.written: tuple | None = None     # (phase, number, over) last written
 
     def sync(self) -> None:
         env = self.env
@@ -200,12 +201,14 @@ class Knowledge:
         if self.pending:
             self._read_private()
         st = g.state
-        ph = st.phase
         b = board.vec
-        b[self._ph] = 1.0 if ph == "night" else 0.0
-        b[self._ph + 1] = 1.0 if ph == "day" else 0.0
-        b[self._nu] = min(st.number / MAX_NUMBER, 1.0)
-        b[self._ov] = 1.0 if st.over else 0.0
+        now = (st.phase, st.number, st.over)
+        if board.written != now:                    # the phase's part, once a change
+            board.written = now
+            b[self._ph] = 1.0 if now[0] == "night" else 0.0
+            b[self._ph + 1] = 1.0 if now[0] == "day" else 0.0
+            b[self._nu] = min(now[1] / MAX_NUMBER, 1.0)
+            b[self._ov] = 1.0 if now[2] else 0.0
         v[self._se] = 1.0 if self.last_move_phase == g.label else 0.0
         return np.maximum(b, v)
 
@@ -286,24 +289,33 @@ class MafiaEnv(AECEnv):
         self.board = Board(self)
         self.voted = set()
         self.phases = 0
-        self._mask_cache: tuple | None = None
-        self._mask_made: tuple | None = None
+        self._cur: list | None = None        # ``_legal``'s one entry
         self._open_phase()
 
     def _has_something(self, seat: str) -> bool:
-        moves, votes = self.legal_of(seat)
-        return bool(moves or votes)
+        c = self._legal(seat)
+        return bool(c[3] or c[4])
 
     def legal_of(self, seat: str):
         """(legal moves, legal votes) of ``seat`` now (cached until the next event)."""
+        c = self._legal(seat)
+        return c[3], c[4]
+
+    def _legal(self, seat: str) -> list:
+        """``[seat, events, phase index, legal moves, legal votes, mask or None]``: the
+        seat's legal lists now and, once made, its mask; one entry, made again after the
+        next event or for another seat."""
         g = self.game
-        key = (seat, len(g.events), g.state.idx)
-        c = self._mask_cache
-        if c is not None and c[0] == key:
-            return c[1]
-        val = (g.legal_moves(seat), [] if seat in self.voted else legal_votes(g, seat))
-        self._mask_cache = (key, val)
-        return val
+        st = g.state
+        c = self._cur
+        if c is not None and c[0] == seat and c[1] == len(g.events) and c[2] == st.idx:
+            return c
+        # a role without abilities in this phase has only the answers to its questions
+        moves = g.legal_moves(seat) if st.questions or self.rules.by_phase[
+            st.players[seat].role][st.phase] else []
+        c = self._cur = [seat, len(g.events), st.idx, moves,
+                         [] if seat in self.voted else legal_votes(g, seat), None]
+        return c
 
     def _open_phase(self) -> None:
         """Queue the seats that have something to do; resolve phases nobody acts in."""
@@ -431,21 +443,20 @@ class MafiaEnv(AECEnv):
         if g.state.over or self.terminations[agent] or self.truncations[agent] \
                 or agent != self.agent_selection:
             return np.zeros(self.codec.size, dtype=np.int8)
-        key = (agent, len(g.events), g.state.idx)
-        c = self._mask_made
-        if c is not None and c[0] == key:
-            return c[1].copy() if copy else c[1]
-        moves, votes = self.legal_of(agent)
-        if g.state.questions:     # answers are numbered by the open questions: made anew
-            mask = self._make_mask(moves, votes, open_questions(g.state, agent))
-        else:                     # the same legal lists give the same mask: made once
-            mk = (tuple(moves), tuple(votes))
-            mask = self._masks.get(mk)
-            if mask is None:
-                if len(self._masks) >= 4096:
-                    self._masks.clear()
-                mask = self._masks[mk] = self._make_mask(moves, votes, None)
-        self._mask_made = (key, mask)
+        c = self._legal(agent)
+        mask = c[5]
+        if mask is None:
+            moves, votes = c[3], c[4]
+            if g.state.questions:     # answers are numbered by the open questions: made anew
+                mask = self._make_mask(moves, votes, open_questions(g.state, agent))
+            else:                     # the same legal lists give the same mask: made once
+                mk = (tuple(moves), tuple(votes))
+                mask = self._masks.get(mk)
+                if mask is None:
+                    if len(self._masks) >= 4096:
+                        self._masks.clear()
+                    mask = self._masks[mk] = self._make_mask(moves, votes, None)
+            c[5] = mask
         return mask.copy() if copy else mask
 
     def _make_mask(self, moves, votes, questions) -> np.ndarray:

@@ -842,15 +842,24 @@ class Game:
         p = self.player(name)
         s = self.state
         out: list[tuple[str, tuple]] = []
+        pools: dict = {}                # the target pools, shared by abilities alike
         for ab in self._actor_abilities(p):
             aid = ab.id
             if ab.names_role:
                 roles = self.role_options(ab)
-                out.extend((aid, ts + (r,)) for ts in self.legal_targets(p, ab) for r in roles)
+                out.extend((aid, ts + (r,)) for ts in self._targets(p, ab, pools)
+                           for r in roles)
             elif ab.targets:
-                out.extend((aid, ts) for ts in self.legal_targets(p, ab))
-            elif self.legal_targets(p, ab):
-                out.append((aid, ()))
+                out.extend((aid, ts) for ts in self._targets(p, ab, pools))
+            else:                       # no targets: legal when no constraint refuses
+                checks = ab.constraint_fns
+                if checks is None:
+                    checks = _constraint_fns(ab)
+                for fn, params, _per_target in checks:
+                    if fn(self, p, ab, (), params) is not None:
+                        break
+                else:
+                    out.append((aid, ()))
         if s.questions:
             out.extend(questions.answer_moves(self, p.name))
         return out
@@ -899,13 +908,22 @@ class Game:
             out.append(ab)
         return out
 
-    def _pools(self, p: Player, ab: AbilitySpec) -> tuple[list[str], list[str]]:
+    def _pools(self, p: Player, ab: AbilitySpec,
+               memo: dict | None = None) -> tuple[list[str], list[str]]:
         """(first, other): the seats the per-target rules of ``why_not_targets`` allow at
         the first target position and at the others (alive, or the dead the ability may
         name; oneself; own faction; at the first also not the same target twice and
         oneself not twice in a row; by night no player tied at the day's vote, except at the
         first when a joker may redirect the move). Read-only lists (one may be the state's
-        own)."""
+        own). With ``memo`` (one player, one unchanged state: a ``legal_moves`` call), the
+        abilities whose per-target rules are alike share their pools."""
+        if memo is not None:
+            key = (ab.targets_dead, ab.target_faction, ab.self_target, ab.min_alive_self,
+                   ab.phase, ab.not_same_twice and ab.slot, ab.self_not_twice and ab.id)
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = self._pools(p, ab)
+            return hit
         s = self.state
         me = p.name
         if ab.targets_dead:
@@ -954,6 +972,10 @@ class Game:
         Generated, not searched: the per-target rules make one pool of seats per position
         (``_pools``) and only the named constraints are asked about each candidate (those
         that never read the targets, once)."""
+        return self._targets(p, ab, None)
+
+    def _targets(self, p: Player, ab: AbilitySpec, memo: dict | None) -> list[tuple]:
+        """``legal_targets``, the pools shared through ``memo`` (see ``_pools``)."""
         k = ab.targets
         checks = ab.constraint_fns
         if checks is None:
@@ -963,7 +985,7 @@ class Game:
                 if fn(self, p, ab, (), params) is not None:
                     return []
             return [()]
-        first, pool = self._pools(p, ab)
+        first, pool = self._pools(p, ab, memo)
         if not first:
             return []
         distinct = ab.distinct_targets

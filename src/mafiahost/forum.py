@@ -642,10 +642,12 @@ class VoteReport:
     notes: list = field(default_factory=list)
 
 
-_HOW_RU = {"self": "«себя»: голос против себя", "form": "падеж", "short": "краткая форма", "part": "часть ника",
+_HOW_RU = {"self": "«себя»: голос против себя", "form": "падеж", "short": "краткая форма",
+           "part": "часть ника",
            "prefix": "начало имени", "translit": "ник латиницей, написанный кириллицей",
            "close": "близкое написание", "alias": "псевдоним"}
-_HOW_EN = {"self": "'себя': a vote against oneself", "form": "a declined form", "short": "a short form", "part": "a word of the nick",
+_HOW_EN = {"self": "'себя': a vote against oneself", "form": "a declined form",
+           "short": "a short form", "part": "a word of the nick",
            "prefix": "the start of the name", "translit": "a Latin nick written in Cyrillic",
            "close": "a close spelling", "alias": "an alias"}
 

@@ -140,6 +140,39 @@ class Codec:
             out.append(code)
         return out
 
+    def codes(self, ability: str, targets: list, questions=None) -> list[int]:
+        """``moves`` for one ability's target tuples (all of one length: a group of
+        ``Game.legal_move_groups``)."""
+        if not targets:
+            return []
+        k = len(targets[0])
+        bi = self.block_of.get((ability, k))
+        if bi is None:
+            if ability == ANSWER:        # answers, by position among the open questions
+                qs = questions or []
+                out = []
+                for ts in targets:
+                    a = self.answer(qs, *ts)
+                    if a is not None:
+                        out.append(a)
+                return out
+            raise KeyError((ability, k))
+        _, _, doms, offset, _ = self.blocks[bi]
+        idx = self._pos_index[bi]
+        if k == 0:
+            return [offset]
+        if k == 1:
+            first = idx[0]
+            return [offset + first[ts[0]] for ts in targets]
+        sizes = [len(d) for d in doms]
+        out = []
+        for ts in targets:
+            code = 0
+            for i, t in enumerate(ts):
+                code = code * sizes[i] + idx[i][t]
+            out.append(offset + code)
+        return out
+
     def decode(self, action: int, questions=None):
         """``("pass",)``, ``("vote", target)`` or ``("move", ability, targets)`` (an answer
         is ``("move", "answer", (question id, option))``, read from ``questions``, the

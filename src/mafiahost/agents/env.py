@@ -256,7 +256,6 @@ class MafiaEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in names}
         self.action_spaces = {a: spaces.Discrete(self.codec.size) for a in names}
         self.game: Game | None = None
-        self._masks: dict[tuple, np.ndarray] = {}     # (legal moves, votes) -> mask
         by_phase = self.rules.by_phase
         dead_acts = {r for r, ph in by_phase.items()
                      if any(ab.while_dead for abs_ in ph.values() for ab in abs_)}
@@ -297,21 +296,21 @@ class MafiaEnv(AECEnv):
         return bool(c[3] or c[4])
 
     def legal_of(self, seat: str):
-        """(legal moves, legal votes) of ``seat`` now (cached until the next event)."""
+        """(legal moves, legal votes) of ``seat`` now (``Game.legal_moves``)."""
         c = self._legal(seat)
-        return c[3], c[4]
+        return [(aid, ts) for aid, tss in c[3] for ts in tss], c[4]
 
     def _legal(self, seat: str) -> list:
-        """``[seat, events, phase index, legal moves, legal votes, mask or None]``: the
-        seat's legal lists now and, once made, its mask; one entry, made again after the
-        next event or for another seat."""
+        """``[seat, events, phase index, legal moves by ability (Game.legal_move_groups),
+        legal votes, mask or None]``: the seat's legal lists now and, once made, its mask;
+        one entry, made again after the next event or for another seat."""
         g = self.game
         st = g.state
         c = self._cur
         if c is not None and c[0] == seat and c[1] == len(g.events) and c[2] == st.idx:
             return c
         # a role without abilities in this phase has only the answers to its questions
-        moves = g.legal_moves(seat) if st.questions or self.rules.by_phase[
+        moves = g.legal_move_groups(seat) if st.questions or self.rules.by_phase[
             st.players[seat].role][st.phase] else []
         c = self._cur = [seat, len(g.events), st.idx, moves,
                          [] if seat in self.voted else legal_votes(g, seat), None]
@@ -446,25 +445,19 @@ class MafiaEnv(AECEnv):
         c = self._legal(agent)
         mask = c[5]
         if mask is None:
-            moves, votes = c[3], c[4]
-            if g.state.questions:     # answers are numbered by the open questions: made anew
-                mask = self._make_mask(moves, votes, open_questions(g.state, agent))
-            else:                     # the same legal lists give the same mask: made once
-                mk = (tuple(moves), tuple(votes))
-                mask = self._masks.get(mk)
-                if mask is None:
-                    if len(self._masks) >= 4096:
-                        self._masks.clear()
-                    mask = self._masks[mk] = self._make_mask(moves, votes, None)
-            c[5] = mask
+            mask = c[5] = self._make_mask(
+                c[3], c[4], open_questions(g.state, agent) if g.state.questions else None)
         return mask.copy() if copy else mask
 
-    def _make_mask(self, moves, votes, questions) -> np.ndarray:
+    def _make_mask(self, groups, votes, questions) -> np.ndarray:
+        """The mask of legal moves by ability (``Game.legal_move_groups``) and legal votes;
+        answers numbered by ``questions`` (the seat's open ones)."""
         mask = np.zeros(self.codec.size, dtype=np.int8)
         vi = self.codec.vote_index
         idx = [PASS] + [vi[t] for t in votes]
-        if moves:
-            idx += self.codec.moves(moves, questions)
+        codes = self.codec.codes
+        for aid, tss in groups:
+            idx += codes(aid, tss, questions)
         mask[idx] = 1
         return mask
 

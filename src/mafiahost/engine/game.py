@@ -838,19 +838,26 @@ class Game:
 
         A role-naming move (``names_role``) is listed once per role it may name, the role
         id after the targets; an answer to an open question is ``("answer", (id,
-        option))``."""
+        option))``. ``legal_move_groups`` gives the same list by ability."""
+        return [(aid, ts) for aid, tss in self.legal_move_groups(name) for ts in tss]
+
+    def legal_move_groups(self, name: str) -> list[tuple[str, list[tuple]]]:
+        """``legal_moves`` by ability, in the same order: (ability id, its target tuples),
+        the abilities with none left out, the answers last as ``("answer", [(id,
+        option), ...])``; ``legal_moves`` is their concatenation."""
         p = self.player(name)
         s = self.state
-        out: list[tuple[str, tuple]] = []
+        out: list[tuple[str, list[tuple]]] = []
         pools: dict = {}                # the target pools, shared by abilities alike
         for ab in self._actor_abilities(p):
             aid = ab.id
-            if ab.names_role:
-                roles = self.role_options(ab)
-                out.extend((aid, ts + (r,)) for ts in self._targets(p, ab, pools)
-                           for r in roles)
-            elif ab.targets:
-                out.extend((aid, ts) for ts in self._targets(p, ab, pools))
+            if ab.targets:
+                tss = self._targets(p, ab, pools)
+                if tss:
+                    if ab.names_role:
+                        roles = self.role_options(ab)
+                        tss = [ts + (r,) for ts in tss for r in roles]
+                    out.append((aid, tss))
             else:                       # no targets: legal when no constraint refuses
                 checks = ab.constraint_fns
                 if checks is None:
@@ -859,9 +866,12 @@ class Game:
                     if fn(self, p, ab, (), params) is not None:
                         break
                 else:
-                    out.append((aid, ()))
+                    out.append((aid, [()] if not ab.names_role else
+                                [(r,) for r in self.role_options(ab)]))
         if s.questions:
-            out.extend(questions.answer_moves(self, p.name))
+            answers = questions.answer_moves(self, p.name)
+            if answers:
+                out.append(("answer", [ts for _a, ts in answers]))
         return out
 
     def _actor_abilities(self, p: Player) -> list[AbilitySpec]:

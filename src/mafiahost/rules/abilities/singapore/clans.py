@@ -12,6 +12,7 @@ from .common import (
     POISON_ITEM,
     VAMPIRES,
     Notes,
+    berserk_unbound,
     counter,
     cursed,
     earn,
@@ -108,7 +109,7 @@ def kill(n, actor, targets, params):
     if cursed(g, actor) == "impotence":
         g.emit("no_effect", HOST, player=actor.name, ability="kill", why="impotence")
         return
-    if params.get("guess"):
+    if params.get("guess") and not berserk_unbound(g, actor):
         # the maniac: «указывает кого убивает и какая у этого игрока роль, если угадывает
         # происходит действие - убийство» (a clan's role is guessed without the clan)
         named = n.current.role if n.current is not None else None
@@ -361,6 +362,8 @@ def assign_task(dc, actor, targets, params):
 @constraint("singapore_task_target")
 def task_target(g, p, ab, ts, params):
     """«Выполняет задание нанимателя»: the apprentice kills the one his employer named."""
+    if berserk_unbound(g, p):
+        return None     # «Берсерк. Жертва жаждет убийства»: any victim (see curses.py)
     task = g.state.status_value(p, "task")
     if not task:
         return ("Ученик убивает только по заданию нанимателя, а задания на эту ночь нет.",

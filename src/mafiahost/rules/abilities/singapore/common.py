@@ -78,16 +78,25 @@ ORDER_FEE = {"thug": 2, "drunk": 2, "doctor": 2, "tour": 2, "lawyer": 9}
 COPS = ("sheriff", "investigator")
 
 
-# the journalist's categories («Варианты ответов»), by ability id
+# the journalist's categories («Варианты ответов»), by ability id: 1 shot «все стрелки»;
+# 2 watched «свидетель, шериф, боссы, фанатик с бомбой, мирный с осиной»; 3 drank «пьяница,
+# бутылка рома, отравление мафами/нейтралами» (the vampire's venom is a neutral's poisoning);
+# 4 stayed «врач, вор, тур, священник, вампир, перекупщик, вербовщик, вербуемый, ведьма,
+# гримёр»; 5 blew «псих, фанатик» (from the night's blasts, see night._reports); 6 hindered
+# «сирена, ловушка» (the night's caught). Moves the list does not name give no fact.
 CATEGORY = {
-    "kill": "shot", "silver": "shot", "seek": "watched", "stake": "watched",
-    "drink": "drank", "rum": "drank", "poison": "drank", "bite_poison": "drank",
-    "poison_scorpion": "drank",
+    "kill": "shot", "silver": "shot",
+    "seek": "watched", "watch": "watched", "hunt_priest": "watched", "stake": "watched",
+    "drink": "drank", "drink_confession": "drank", "rum": "drank", "poison": "drank",
+    "poison_scorpion": "drank", "bite_venom": "drank",
     "heal": "stayed", "bandage": "stayed", "steal": "stayed", "excursion": "stayed",
     "tour": "stayed", "confess": "stayed", "bite_blood": "stayed", "bite_turn": "stayed",
-    "recruit": "stayed", "disguise": "stayed",
-    "hunt_priest": "watched", "blast": "blew",   # «взорвала кого-то (псих, фанатик)»
+    "deliver": "stayed", "deliver_fake": "stayed", "recruit": "stayed", "disguise": "stayed",
+    "blast": "blew",
 }
+CATEGORY.update({"curse_" + k: "stayed" for k in (
+    "suicide", "berserk", "bloodlust", "veil", "silence", "panic", "fear", "impotence",
+    "holiness")})
 
 
 def counter(g, key, default=None):
@@ -160,6 +169,13 @@ def cursed(g, p):
     return c[0]
 
 
+def berserk_unbound(g, p) -> bool:
+    """Cursed with berserk and the curse lifts his role's limits on killing (the maniac's
+    right guess, the apprentice's task): option ``berserk_limits: waived``, the default."""
+    return cursed(g, p) == "berserk" and \
+        g.rules.options.get("berserk_limits", "waived") == "waived"
+
+
 def is_clan(p) -> bool:
     return p.faction in CLANS
 
@@ -178,5 +194,6 @@ class Notes:
     stake_kills: dict[str, list[Player]] = field(default_factory=dict)   # killed -> hunters
     witness: list[tuple[Player, Player]] = field(default_factory=list)   # (witness, watched)
     journal: list[tuple[Player, Player]] = field(default_factory=list)   # (journalist, watched)
+    caught: set[str] = field(default_factory=set)   # caught by a trap or siren (journalist's 6)
     drunk_ordered: bool = False                                          # the drunk took an order
     early: set[tuple[str, str]] = field(default_factory=set)   # (buyer, item) bought when used

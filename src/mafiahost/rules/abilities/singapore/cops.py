@@ -67,6 +67,7 @@ def _lawyer(g):
 def _free(g, p, by) -> None:
     g.clear_status(p, "jailed")
     g.set_status(p, "jail_freed", by.name if by is not None else True)
+    g.set_status(p, "freed_now", True, until=g.state.idx)     # his purchase yields (economy)
     g.emit("released", PUBLIC, players=[p.name], by=by.name if by is not None else None)
 
 
@@ -98,6 +99,11 @@ def release_ok(g, p, ab, ts, params):
     if why is not None:
         return why
     q = g.state.players[ts[0]]
+    if g.state.has(q, "revealed"):
+        return (f"Роль игрока «{q.name}» в игре вскрыта: адвокат выпускает только того, чья роль "
+                f"не вскрыта.",
+                f"The role of '{q.name}' has been revealed in the game: the lawyer frees only "
+                f"a player whose role is not revealed.")
     if g.state.status_value(q, "jail_freed"):
         return (f"«{q.name}» уже выпускали из тюрьмы: повторно не выпускают.",
                 f"'{q.name}' was freed from jail before: not a second time.")
@@ -190,7 +196,8 @@ def jail_evening(g, params):
     """The evening: the lawyer frees himself, and the priest («выпускается адвокатом
     вечером»), once a game each; both may then send this night's moves."""
     for p in list(g.state.order):
-        if not (p.alive and g.state.has(p, "jailed")) or g.state.status_value(p, "jail_freed"):
+        if not (p.alive and g.state.has(p, "jailed")) or g.state.status_value(p, "jail_freed") \
+                or g.state.has(p, "revealed"):      # «только того игрока чья роль … не вскрыта»
             continue
         if p.role == "lawyer":
             _free(g, p, p)
@@ -211,7 +218,7 @@ def jail_dawn(n, params):
         if not (p.alive and s.has(p, "jailed")) or n.would_die(p):
             continue
         if p.faction == "cops" and p.role in COPS and not s.status_value(p, "jail_freed") \
-                and not s.status_value(p, "killed_town"):
+                and not s.status_value(p, "killed_town") and not s.has(p, "revealed"):
             lawyer = _lawyer(g)
             if lawyer is not None:
                 _free(g, p, lawyer)

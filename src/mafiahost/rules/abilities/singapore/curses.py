@@ -10,7 +10,7 @@ from mafiahost.engine.mechanics.items import take_item
 from mafiahost.engine.mechanics.questions import answer_handler, ask
 
 from .clans import give_poison
-from .common import VAMPIRES, counter, cursed, is_clan, purse, spend, usable
+from .common import VAMPIRES, berserk_unbound, counter, cursed, is_clan, purse, spend, usable
 
 
 @constraint("singapore_uncursed")
@@ -84,8 +84,8 @@ SHOTS = ("kill", "silver", "poison", "poison_scorpion", "bite_venom")
 
 def _berserk_move(g, p):
     """The berserk's killing move: a vampire's venom bite, anyone else's shot (the clan's,
-    the cops', the thug's); None for one without a gun (the maniac, who must name a role,
-    included)."""
+    the cops', the thug's, the maniac's and the apprentice's: the curse lifts the guess and
+    the task, unless option berserk_limits is kept); None for one without a gun."""
     aid = "bite_venom" if p.role in VAMPIRES else "kill"
     spec = g.rules.abilities.get(f"{p.role}.{aid}")
     if spec is None:        # no gun: the poison he has (one bought at the berserk's shop)
@@ -94,8 +94,8 @@ def _berserk_move(g, p):
             if spec is not None and usable(g, p, item):
                 return spec
         return None
-    if spec.names_role or p.role.startswith("apprentice"):
-        return None
+    if (spec.names_role or p.role.startswith("apprentice")) and not berserk_unbound(g, p):
+        return None     # option berserk_limits: kept — a role or a task the dice cannot give
     return spec
 
 

@@ -66,16 +66,26 @@ _BUYS_OF_STOCK = {item: frozenset("buy_" + i for i in SHOP if stock_key(i) == st
 def in_stock(g, p, ab, ts, params):
     item = params["item"]
     stock = counter(g, stock_key(item), 0)
-    if stock > 0:                         # less tonight's purchases already sent
-        buys = _BUYS_OF_STOCK.get(item, frozenset())
-        abilities = g.rules.abilities
-        stock -= sum(1 for a in g.state.pending if abilities[a.ability].id in buys)
+    if stock > 0:       # less tonight's purchases already sent by free players (a prisoner's
+        # is made only if the lawyer frees him: «сидит в тюрьме без вещей»; it holds no stock)
+        stock -= _held_by_free(g, item, g.state.pending)
     ru, en = ITEM_NAMES.get(item, (item, item))
     if stock <= 0:
         return (f"В магазине больше нет товара «{ru}».", f"The shop is out of '{en}'.")
     if params.get("not_town") and g.rules.factions[p.faction].side == "town":
         return (f"Мирные не покупают «{ru}».", f"The town cannot buy '{en}'.")
     return None
+
+
+def _held_by_free(g, item, actions) -> int:
+    """How many of ``actions`` are purchases of ``item``'s stock by players neither in jail
+    nor freed from it tonight (those purchases are conditional on the lawyer)."""
+    buys = _BUYS_OF_STOCK.get(item, frozenset())
+    abilities = g.rules.abilities
+    s = g.state
+    return sum(1 for a in actions if abilities[a.ability].id in buys
+               and not s.has(s.players[a.actor], "jailed")
+               and not s.has(s.players[a.actor], "freed_now"))
 
 
 def _buying_tonight(g, p, item) -> bool:
@@ -166,6 +176,14 @@ def buy(n, actor, targets, params):
     item = params["item"]
     if (actor.name, item) in n.notes(Notes).early:
         return          # bought earlier tonight, when it was used
+    if g.state.has(actor, "freed_now") and n.current is not None:
+        # freed by the lawyer tonight: his purchase, sent from jail, held no stock; it
+        # yields to the free players' purchases still to be made tonight
+        pending = g.state.pending
+        later = pending[pending.index(n.current) + 1:] if n.current in pending else []
+        if counter(g, stock_key(item), 0) - _held_by_free(g, item, later) <= 0:
+            g.emit("no_effect", HOST, player=actor.name, ability="buy_" + item, why="shop")
+            return
     if not _purchase(g, actor, item):
         g.emit("no_effect", HOST, player=actor.name, ability="buy_" + item, why="shop")
         return
@@ -263,6 +281,7 @@ def _spring(n, owner, item, caught, placed=False) -> None:
         take_item(g, owner, item, why="sprung")
     for c in caught:
         n.block(c, owner)
+        n.notes(Notes).caught.add(c.name)
         g.emit("caught", g.to(c, owner), to=c.name, item=item, owner=owner.name)
         if item == "trap":
             g.set_status(c, "vote_void", "trap", until=n.idx + 1)

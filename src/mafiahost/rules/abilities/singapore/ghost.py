@@ -60,6 +60,8 @@ def ghost_dawn(n, params):
         if ghost.alive or ghost.role != "ghost" or not n.would_die(t):
             continue
         g.emit("revived", PUBLIC, player=ghost.name, by=t.name)
+        if g.rules.reveal_roles:    # the post shows the drained one's role, now the ghost's
+            g.set_status(ghost, "revealed", True)
         members = [m for m in g.faction_members(t.faction) if m is not t]
         knows = g.rules.factions[t.faction].knows_members
         told = [ghost] + (members if knows else [])

@@ -120,7 +120,8 @@ def dawn(n, params):
             done = list(g.state.status_value(k, "professions") or ())
             if t.role != "civilian" and t.role not in done:
                 g.set_status(k, "professions", done + [t.role])
-        if a.cause == "apprentice_kill" and k.role.startswith("apprentice") and k.alive:
+        if a.cause == "apprentice_kill" and k.role.startswith("apprentice") and k.alive \
+                and g.state.status_value(k, "task") == t.name:   # «успешно выполнил задание»
             clan = k.faction
             g.emit("role_changed", g.to(k), player=k.name, role="mafioso_" + clan[-1],
                    was=k.role)
@@ -168,7 +169,16 @@ def _reports(n, lethal):
                 facts.append(["suffered", cat])
             if len(a.targets) > 1 and a.targets[1] == t.name:
                 facts.append(["suffered", cat])
-        if t.name in s.players and s.has(t, "blocked") and t.name in n.blocked_by:
+        for atk in n.attacks:   # a find's shot («все стрелки»); blasts («взорвала кого-то»)
+            cat = "blew" if atk.how == "blown" else "shot" if atk.cause == "seek_shot" else None
+            if cat is None or atk.attacker is None or atk.attacker is atk.target \
+                    or atk.attacker is j:
+                continue
+            if atk.attacker is t:
+                facts.append(["did", cat])
+            elif atk.target is t:
+                facts.append(["suffered", cat])
+        if t.name in n.notes(Notes).caught:     # «Его цели что-то помешало (сирена, ловушка)»
             facts.append(["suffered", "hindered"])
         uniq = []
         for f in facts:

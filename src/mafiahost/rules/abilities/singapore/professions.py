@@ -185,6 +185,7 @@ def psycho_jailed(g, params):
             continue
         take_item(g, p, "explosive", have, why="blast")
         g.emit("psycho_revenge", PUBLIC, player=p.name, victim=voter)
+        g.set_status(p, "revealed", True)   # the post names him the psycho: «роль … вскрыта»
         g.eliminate(s.players[voter], "blown")
 
 

@@ -845,29 +845,102 @@ class Game:
 
         A role-naming move (``names_role``) is listed once per role it may name, the role
         id after the targets; an answer to an open question is ``("answer", (id,
-        option))``."""
+        option))``. ``legal_move_groups`` gives the same list by ability."""
+        return [(aid, ts) for aid, tss in self.legal_move_groups(name) for ts in tss]
+
+    def legal_move_groups(self, name: str) -> list[tuple[str, list[tuple]]]:
+        """``legal_moves`` by ability, in the same order: (ability id, its target tuples),
+        the abilities with none left out, the answers last as ``("answer", [(id,
+        option), ...])``; ``legal_moves`` is their concatenation."""
         p = self.player(name)
-        out: list[tuple[str, tuple]] = []
-        for ab in self.rules.by_phase[p.role].get(self.state.phase, ()):
-            if not self.may_act(p, ab):
-                continue
+        s = self.state
+        out: list[tuple[str, list[tuple]]] = []
+        pools: dict = {}                # the target pools, shared by abilities alike
+        for ab in self._actor_abilities(p):
             aid = ab.id
-            if ab.names_role:
-                roles = self.role_options(ab)
-                out.extend((aid, ts + (r,)) for ts in self.legal_targets(p, ab) for r in roles)
-            else:
-                out.extend((aid, ts) for ts in self.legal_targets(p, ab))
-        if self.state.questions:
-            out.extend(questions.answer_moves(self, p.name))
+            if ab.targets:
+                tss = self._targets(p, ab, pools)
+                if tss:
+                    if ab.names_role:
+                        roles = self.role_options(ab)
+                        tss = [ts + (r,) for ts in tss for r in roles]
+                    out.append((aid, tss))
+            else:                       # no targets: legal when no constraint refuses
+                checks = ab.constraint_fns
+                if checks is None:
+                    checks = _constraint_fns(ab)
+                for fn, params, _per_target in checks:
+                    if fn(self, p, ab, (), params) is not None:
+                        break
+                else:
+                    out.append((aid, [()] if not ab.names_role else
+                                [(r,) for r in self.role_options(ab)]))
+        if s.questions:
+            answers = questions.answer_moves(self, p.name)
+            if answers:
+                out.append(("answer", [ts for _a, ts in answers]))
         return out
 
-    def _pools(self, p: Player, ab: AbilitySpec) -> tuple[list[str], list[str]]:
+    def _actor_abilities(self, p: Player) -> list[AbilitySpec]:
+        """The abilities of ``p``'s role in this phase that ``may_act`` allows, in the
+        role's order: ``may_act`` for each, with what depends on the player alone (in jail,
+        without a move tonight) asked once (``tests/test_legal_moves.py`` keeps the two
+        equal)."""
+        s = self.state
+        abilities = self.rules.by_phase[p.role].get(s.phase, ())
+        if not abilities:
+            return []
+        st = p.st
+        idx = s.idx
+        jailed = False
+        if st:
+            v = st.get("no_action")
+            if v is not None and v[0] >= idx:
+                return []
+            v = st.get("jailed")
+            jailed = v is not None and v[0] >= idx
+        alive = p.alive
+        slots = s.slots
+        uses = s.uses
+        me = p.name
+        out = []
+        for ab in abilities:
+            if alive:
+                if ab.while_dead is not None:
+                    continue
+            elif not self._dead_may_act(p, ab):
+                continue
+            if jailed and not ab.while_jailed:
+                continue
+            rs = ab.requires_status
+            if rs:
+                v = st.get(rs) if st else None
+                if v is None or v[0] < idx:
+                    continue
+            if ab.uses_per_game is not None and uses.get((me, ab.id), 0) >= ab.uses_per_game:
+                continue
+            if (("faction", ab.owner or p.faction, ab.id) if ab.shared
+                    else (me, ab.slot)) in slots:
+                continue
+            out.append(ab)
+        return out
+
+    def _pools(self, p: Player, ab: AbilitySpec,
+               memo: dict | None = None) -> tuple[list[str], list[str]]:
         """(first, other): the seats the per-target rules of ``why_not_targets`` allow at
         the first target position and at the others (alive, or the dead the ability may
         name; oneself; own faction; at the first also not the same target twice and
         oneself not twice in a row; by night no player tied at the day's vote, except at the
         first when a joker may redirect the move). Read-only lists (one may be the state's
-        own)."""
+        own). With ``memo`` (one player, one unchanged state: a ``legal_moves`` call), the
+        abilities whose per-target rules are alike share their pools."""
+        if memo is not None:
+            key = (ab.targets_dead, ab.target_faction, ab.self_target, ab.min_alive_self,
+                   ab.phase, ab.not_same_twice and ab.slot, ab.self_not_twice and ab.id)
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = self._pools(p, ab)
+            return hit
         s = self.state
         me = p.name
         if ab.targets_dead:
@@ -916,32 +989,66 @@ class Game:
         Generated, not searched: the per-target rules make one pool of seats per position
         (``_pools``) and only the named constraints are asked about each candidate (those
         that never read the targets, once)."""
+        return self._targets(p, ab, None)
+
+    def _targets(self, p: Player, ab: AbilitySpec, memo: dict | None) -> list[tuple]:
+        """``legal_targets``, the pools shared through ``memo`` (see ``_pools``)."""
         k = ab.targets
-        if k == 0:
-            cands: list[tuple] = [()]
-        else:
-            first, pool = self._pools(p, ab)
-            if k == 1:
-                cands = [(n,) for n in first]
-            else:
-                cands = list(product(first, *([pool] * (k - 1))))
-                if ab.distinct_targets:
-                    cands = [ts for ts in cands if len(set(ts)) == k]
         checks = ab.constraint_fns
         if checks is None:
             checks = _constraint_fns(ab)
-        if checks and cands:
-            # the constraints that never read the targets first, asked once: any of them
-            # refusing leaves nothing, whatever the others would keep
-            for fn, params, per_target in checks:
-                if not per_target and fn(self, p, ab, cands[0], params) is not None:
+        if k == 0:
+            for fn, params, _per_target in checks:
+                if fn(self, p, ab, (), params) is not None:
                     return []
+            return [()]
+        first, pool = self._pools(p, ab, memo)
+        if not first:
+            return []
+        distinct = ab.distinct_targets
+        if checks:
+            # the constraints that never read the targets first, asked once (about the
+            # first candidate) and before any candidate is made: any of them refusing
+            # leaves nothing, whatever the others would keep
+            head = None
+            for fn, params, per_target in checks:
+                if not per_target:
+                    if head is None:
+                        head = self._first_candidate(first, pool, k, distinct)
+                        if head is None:
+                            return []
+                    if fn(self, p, ab, head, params) is not None:
+                        return []
+        if k == 1:
+            cands: list[tuple] = [(n,) for n in first]
+        elif not distinct:
+            cands = list(product(first, *([pool] * (k - 1))))
+        elif k == 2:
+            cands = [(a, b) for a in first for b in pool if b != a]
+        elif k == 3:
+            cands = [(a, b, c) for a in first for b in pool if b != a
+                     for c in pool if c != a and c != b]
+        else:
+            cands = [ts for ts in product(first, *([pool] * (k - 1))) if len(set(ts)) == k]
+        if ab.reads_targets:
             for fn, params, per_target in checks:
                 if per_target:
                     cands = [ts for ts in cands if fn(self, p, ab, ts, params) is None]
                     if not cands:
                         break
         return cands
+
+    @staticmethod
+    def _first_candidate(first: list[str], pool: list[str], k: int,
+                         distinct: bool) -> tuple | None:
+        """The first of the target tuples ``legal_targets`` makes from the pools before
+        the per-target constraints (None when it makes none), without making the rest."""
+        if k == 1:
+            return (first[0],)
+        if not distinct:
+            return (first[0],) + (pool[0],) * (k - 1) if pool else None
+        return next((ts for ts in product(first, *([pool] * (k - 1)))
+                     if len(set(ts)) == k), None)
 
     def random_legal_targets(self, p: Player, ab: AbilitySpec, rnd) -> tuple | None:
         """One of ``legal_targets(p, ab)``, each equally likely (``rnd()`` in [0, 1) is the

@@ -816,6 +816,13 @@ class Game:
         victory.check(self)
         return self.events[start:]
 
+    def recheck_victory(self) -> None:
+        """Have the next victory check evaluate the conditions again although nobody left,
+        returned or changed side: for a rule set whose condition reads a status (a bite
+        counted, a trip made), called where that status changes (``victory.check`` skips
+        the conditions while the census is unchanged)."""
+        self.checked_census = -1
+
     def host_grant(self, name: str, coins, kind: str) -> list[Event]:
         """Coins the rules leave to the host's judgement (a literary description of a kill):
         the rule set's ``host_grant`` hooks say who may receive how many for ``kind``, and

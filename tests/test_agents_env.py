@@ -61,20 +61,24 @@ def test_every_move_kind_has_actions_and_round_trips(ruleset):
         c.decode(c.size)
 
 
-@pytest.mark.parametrize("ruleset", ["gemini", "niichavo", "singapore"])
+@pytest.mark.parametrize("ruleset", available())
 def test_mask_is_the_engines_legal_moves(ruleset):
+    """The mask (made from ``Game.legal_move_groups``) is ``Game.legal_moves`` encoded
+    move by move, at every turn of whole games."""
+    from mafiahost.agents.codec import open_questions
+
     e = raw_env(ruleset=ruleset, players=10)
     rng = random.Random(5)
     e.reset(seed=5)
     seen = 0
-    while e.agents and seen < 150:
+    while e.agents and seen < 400:
         a = e.agent_selection
         if e.terminations[a] or e.truncations[a]:
             e.step(None)
             continue
         mask = e.observe(a)["action_mask"]
         g = e.game
-        want = {e.codec.move(aid, ts) for aid, ts in g.legal_moves(a)}
+        want = set(e.codec.moves(g.legal_moves(a), open_questions(g.state, a)))
         if a not in e.voted:
             want |= {e.codec.vote(t) for t in e.legal_of(a)[1]}
         assert set(mask.nonzero()[0]) - {0} == want

@@ -145,3 +145,101 @@ def test_the_sleepwalker_shot_is_offered_only_where_a_sleepwalker_sits():
         g.submit("Борис", "extra_kill", ("Дина",))
     moves, _ = offered(with_sw)
     assert "extra_kill" in moves
+
+
+def straightforward_moves(g, name):
+    """``Game.legal_moves`` the slow and obvious way: every ability of the player's role in
+    this phase that ``why_not_actor`` lets him use, every tuple of seats (the dead
+    included) that ``why_not_targets`` accepts, in seating order, each role a role-naming
+    move may name; then the answers to his open questions."""
+    from mafiahost.engine.mechanics import questions
+
+    p = g.player(name)
+    seats = [q.name for q in g.state.order]
+    out = []
+    for ab in g.rules.abilities.values():
+        if ab.role != p.role or ab.phase != g.state.phase or g.why_not_actor(p, ab):
+            continue
+        for ts in product(seats, repeat=ab.targets):
+            if g.why_not_targets(p, ab, ts) is None:
+                if ab.names_role:
+                    out.extend((ab.id, ts + (r,)) for r in g.role_options(ab))
+                else:
+                    out.append((ab.id, ts))
+    return out + questions.answer_moves(g, name)
+
+
+def _compare_along_games(ruleset, players, seeds, phases):
+    """Every player's ``legal_moves`` against ``straightforward_moves`` at the start of each
+    phase and after each move sent in it (random legal moves, one player at a time, as the
+    environment sends them), in seeded games."""
+    compared = nonempty = 0
+    for seed in seeds:
+        g = new_random_game(ruleset, players, seed)
+        rng = random.Random(seed)
+        while not g.state.over and g.state.idx < phases:
+            for turn in range(3):
+                for q in g.state.order:
+                    got = g.legal_moves(q.name)
+                    assert got == straightforward_moves(g, q.name), \
+                        (ruleset, seed, g.state.idx, turn, q.name)
+                    compared += 1
+                    nonempty += bool(got)
+                for q in g.state.order:          # one random legal move each, if any
+                    moves = [m for m in g.legal_moves(q.name) if m[0] != "answer"]
+                    if moves and rng.random() < 0.7:
+                        aid, ts = moves[int(rng.random() * len(moves))]
+                        ab = g.rules.abilities[f"{q.role}.{aid}"]
+                        if ab.names_role:
+                            g.send(q, ab, ts[:-1], ts[-1])
+                        else:
+                            g.send(q, ab, ts)
+                        if g.state.over:
+                            break
+                if g.state.over:
+                    break
+            if g.state.over:
+                break
+            if g.state.phase == "day":
+                alive = g.state.living()
+                for q in alive:
+                    try:
+                        g.vote(q.name, alive[int(rng.random() * len(alive))].name)
+                    except Refused:
+                        pass
+            g.resolve()
+    return compared, nonempty
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_legal_moves_is_the_straightforward_list(ruleset):
+    """The generator's fast paths (the player's own checks asked once, target-free
+    constraints before any target is made, pools instead of a search) give exactly the
+    list that the obvious search gives, in the same order, for every player (the dead
+    included), at every point of a phase."""
+    seeds = range(3) if ruleset == "singapore" else range(6)
+    compared, nonempty = _compare_along_games(ruleset, 12, seeds, 12)
+    assert compared > 100 and nonempty > 20
+
+
+def test_legal_moves_is_the_straightforward_list_singapore_20_seats():
+    """singapore at 20 seats deals the roles 12 seats never do (recruiters, the witch, the
+    maniac, whose move names a role)."""
+    compared, nonempty = _compare_along_games("singapore", 20, range(2), 10)
+    assert compared > 100 and nonempty > 20
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_actor_abilities_are_those_may_act_allows(ruleset):
+    """``Game._actor_abilities`` (the generator's per-player filter) keeps exactly the
+    abilities of the role and phase that ``may_act`` allows, in order."""
+    for seed in range(4):
+        g = new_random_game(ruleset, 12, seed)
+        rng = random.Random(seed)
+        while not g.state.over and g.state.idx < 12:
+            for p in g.state.order:
+                want = [ab for ab in g.rules.by_phase[p.role].get(g.state.phase, ())
+                        if g.may_act(p, ab)]
+                assert g._actor_abilities(p) == want, (ruleset, seed, g.state.idx, p.name)
+            play_phase(g, rng)
+            g.resolve()

@@ -79,8 +79,8 @@ def test_the_hot_path_writes_what_the_orm_path_writes(any_db, monkeypatch):
     hot.store.close()
 
 
-def test_the_hot_row_is_read_only_and_bumps_the_revision(sqlite_db):
-    st = Store(sqlite_db)
+def test_the_hot_row_is_read_only_and_bumps_the_revision(any_db):
+    st = Store(any_db)
     h = Host(store=st, cache=GameCache(0))
     gid = h.new_game("gemini", list(ROLES), roles=ROLES, seed=6).game_id
     rev = h.load(gid)[0].rev
@@ -96,8 +96,8 @@ def test_the_hot_row_is_read_only_and_bumps_the_revision(sqlite_db):
     st.close()
 
 
-def test_a_refused_or_failed_hot_command_changes_nothing(sqlite_db):
-    st = Store(sqlite_db)
+def test_a_refused_or_failed_hot_command_changes_nothing(any_db):
+    st = Store(any_db)
     h = Host(store=st, cache=GameCache(0))
     gid = h.new_game("gemini", list(ROLES), roles=ROLES, seed=7).game_id
     before = _rows(h, gid), h.load(gid)[0].rev
@@ -110,6 +110,18 @@ def test_a_refused_or_failed_hot_command_changes_nothing(sqlite_db):
                             "n_events": 0, "undone": False, "at": "x"}, [])
             raise RuntimeError("crash before the commit")
     assert (_rows(h, gid), h.load(gid)[0].rev) == before
+    # a write the database refuses (PostgreSQL: sent without waiting, with the COMMIT):
+    # the database's error, nothing stored, and the next command runs as usual
+    ev = (gid, 0, "action", "night 1", "{}")           # position 0 is taken
+    with pytest.raises(Exception) as err:
+        with st.hot(gid) as (tx, _row):
+            tx.add_command({"game_id": gid, "kind": "act", "args": "{}", "ops": "[]",
+                            "before": "{}", "result": "{}", "first_event": 0,
+                            "n_events": 1, "undone": False, "at": "x"}, [ev])
+    assert st.is_db_error(err.value)
+    assert (_rows(h, gid), h.load(gid)[0].rev) == before
+    h.act(gid, "Вера", "kill", ["Дина"])
+    assert len(_rows(h, gid)[0]) == len(before[0][0]) + 1
     st.close()
 
 
@@ -187,3 +199,35 @@ def test_a_move_worked_out_on_a_game_that_changed_meanwhile_is_redone(sqlite_db)
     st.close()
     other.store.close()
     fresh.store.close()
+
+
+def test_a_link_read_with_the_bump_is_still_checked(any_db):
+    """``Store.checking_link``: the web app names the link a move will check, and the
+    row bump reads it (SQLite: in the bump's statement; PostgreSQL: in its round trip).
+    The check itself is unchanged: a link reissued after the app looked it up is
+    refused inside the transaction, and nothing is stored."""
+    from mafiahost.host import AccessDenied
+    from mafiahost.store.accounts import digest
+    st = Store(any_db)
+    h = Host(store=st, cache=GameCache(0))
+    gid = h.new_game("gemini", list(ROLES), roles=ROLES, seed=8).game_id
+    old = h.links(gid)["Вера"]
+    new = h.reissue_link(gid, "Вера")
+    before = _rows(h, gid)
+    with st.checking_link(digest(old)), pytest.raises(AccessDenied):
+        h.act(gid, "Вера", "kill", ["Дина"], guard=Host.link_check(old, gid, "Вера"))
+    assert _rows(h, gid) == before
+    seen: list[str] = []
+    if st.path is not None:          # SQLite: no statement of its own for the link
+        st._lite_conn().set_trace_callback(seen.append)
+    with st.checking_link(digest(new)):
+        h.act(gid, "Вера", "kill", ["Дина"], guard=Host.link_check(new, gid, "Вера"))
+    assert ("Вера", "kill") in [(e.data["actor"], e.data["ability"])
+                                for e in h.load(gid)[1].events if e.type == "action"]
+    if st.path is not None:
+        st._lite_conn().set_trace_callback(None)
+        inside = seen[seen.index("BEGIN IMMEDIATE"):]
+        assert not any(q.startswith("SELECT game_id, seat FROM player_links")
+                       for q in inside)
+        assert "FROM player_links" in next(q for q in inside if q.startswith("UPDATE games"))
+    st.close()

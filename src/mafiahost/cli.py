@@ -540,7 +540,8 @@ def cmd_serve(args) -> int:
         uvicorn.run("mafiahost.web.app:app_from_env", factory=True, workers=args.workers, **kw)
     else:
         from .web import create_app
-        uvicorn.run(create_app(host=h, public_url=base if args.public_url else None), **kw)
+        uvicorn.run(create_app(host=h, public_url=base if args.public_url else None,
+                               server=True), **kw)
     return 0
 
 

@@ -98,6 +98,7 @@ class Codec:
         offset += ANSWER_SLOTS * ANSWER_OPTIONS
         self.size = offset
         self._memo: dict = {}
+        self._decoded: dict = {i: ("vote", t) for i, t in enumerate(self.vote_targets, 1)}
         self._offsets = [b[3] for b in self.blocks]
 
     def vote(self, target: str) -> int:
@@ -139,11 +140,47 @@ class Codec:
             out.append(code)
         return out
 
+    def codes(self, ability: str, targets: list, questions=None) -> list[int]:
+        """``moves`` for one ability's target tuples (all of one length: a group of
+        ``Game.legal_move_groups``)."""
+        if not targets:
+            return []
+        k = len(targets[0])
+        bi = self.block_of.get((ability, k))
+        if bi is None:
+            if ability == ANSWER:        # answers, by position among the open questions
+                qs = questions or []
+                out = []
+                for ts in targets:
+                    a = self.answer(qs, *ts)
+                    if a is not None:
+                        out.append(a)
+                return out
+            raise KeyError((ability, k))
+        _, _, doms, offset, _ = self.blocks[bi]
+        idx = self._pos_index[bi]
+        if k == 0:
+            return [offset]
+        if k == 1:
+            first = idx[0]
+            return [offset + first[ts[0]] for ts in targets]
+        sizes = [len(d) for d in doms]
+        out = []
+        for ts in targets:
+            code = 0
+            for i, t in enumerate(ts):
+                code = code * sizes[i] + idx[i][t]
+            out.append(offset + code)
+        return out
+
     def decode(self, action: int, questions=None):
         """``("pass",)``, ``("vote", target)`` or ``("move", ability, targets)`` (an answer
         is ``("move", "answer", (question id, option))``, read from ``questions``, the
         seat's open ones; ``("pass",)`` when there is no such question or option)."""
         a = int(action)
+        kind = self._decoded.get(a)
+        if kind is not None:
+            return kind
         if a == PASS:
             return ("pass",)
         if 1 <= a <= self.n + 2:
@@ -161,5 +198,6 @@ class Codec:
             for d in reversed(doms):
                 code, r = divmod(code, len(d))
                 ts.append(d[r])
-            return ("move", aid, tuple(reversed(ts)))
+            kind = self._decoded[a] = ("move", aid, tuple(reversed(ts)))
+            return kind
         raise ValueError(f"action {a} is outside the action space (0..{self.size - 1})")

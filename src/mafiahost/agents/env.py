@@ -38,16 +38,16 @@ MAX_NUMBER = 50.0
 
 class Board:
     """The public part of every seat's vector (who is alive, roles revealed at elimination,
-    this day's votes), read once from the public events as a list of writes to the vector
-    (``ops``: zero ``[lo, hi)``, then set index ``i`` to ``val`` when ``i >= 0``), which each
-    seat's vector applies from where it stopped; the private events are handed to the seats
-    they are addressed to. Each event is read once."""
+    this day's votes, the phase), one vector for all the seats (``vec``), kept up to date
+    from the public events, each read once; the private events are handed to the seats
+    they are addressed to. A seat's vector is the larger of the two at each position
+    (``Knowledge.update``): the public part and the seat's own are zero where the other
+    writes, but for the roles known, which either may make known."""
 
     def __init__(self, env: MafiaEnv, knowledge: dict | None = None):
         self.env = env
         self.know = env.knowledge if knowledge is None else knowledge
         self.seen = 0
-        self.ops: list[tuple[int, int, int, float]] = []
         L = env.layout
         n = env.codec.n
         self.n = n
@@ -55,6 +55,9 @@ class Board:
         self.al = L["alive"]
         self.kr = L["known_role"]
         self.vo = L["votes"]
+        self.vec = np.zeros(L["size"], dtype=np.float32)
+        self.vec[self.al:self.al + n] = 1.0
+        self.written: tuple | None = None     # (phase, number, over) last written
 
     def sync(self) -> None:
         env = self.env
@@ -64,7 +67,7 @@ class Board:
         si = env.codec.seat_index
         vi = env.codec.vote_index
         know = self.know
-        ops = self.ops
+        v = self.vec
         w = self.n + 2
         for e in evs[self.seen:]:
             a = e.audience
@@ -82,26 +85,27 @@ class Board:
                 k_ = vi.get(d.get("target"))
                 if j is not None and k_ is not None:
                     row = self.vo + j * w
-                    ops.append((row, row + w, row + k_ - 1, 1.0))
+                    v[row:row + w] = 0.0
+                    v[row + k_ - 1] = 1.0
             elif t == "vote_withdrawn":
                 j = si.get(e.data.get("voter"))
                 if j is not None:
                     row = self.vo + j * w
-                    ops.append((row, row + w, -1, 0.0))
+                    v[row:row + w] = 0.0
             elif t == "phase_started":
-                ops.append((self.vo, self.vo + self.n * w, -1, 0.0))
+                v[self.vo:self.vo + self.n * w] = 0.0
             elif t == "eliminated":
                 d = e.data
                 j = si.get(d.get("player"))
                 if j is not None:
-                    ops.append((0, 0, self.al + j, 0.0))
+                    v[self.al + j] = 0.0
                     ri = env.role_index.get(d.get("role"))
                     if ri is not None:
-                        ops.append((0, 0, self.kr + j * self.R + ri, 1.0))
+                        v[self.kr + j * self.R + ri] = 1.0
             elif t == "revived":
                 j = si.get(e.data.get("player"))
                 if j is not None:
-                    ops.append((0, 0, self.al + j, 1.0))
+                    v[self.al + j] = 1.0
         self.seen = len(evs)
 
 
@@ -114,12 +118,10 @@ class Knowledge:
         self.env = env
         self.seat = seat
         self.pending: list = []
-        self.applied = 0                      # the board's writes applied so far
         L = env.layout
-        self.vec = np.zeros(L["size"], dtype=np.float32)
+        self.vec = np.zeros(L["size"], dtype=np.float32)     # the seat's own part
         self.me = env.codec.seat_index[seat]
         self.vec[L["self"] + self.me] = 1.0
-        self.vec[L["alive"]:L["alive"] + env.codec.n] = 1.0
         self.role: str | None = None
         self.faction: str | None = None
         self.last_move_phase = None
@@ -196,24 +198,19 @@ class Knowledge:
         v = self.vec
         if self.role is None:                         # the role card, dealt at the start
             self._set_role(g.events[0].data["players"][self.me][1])
-        ops = board.ops
-        if self.applied < len(ops):
-            for lo, hi, i, val in ops[self.applied:]:
-                if hi:
-                    v[lo:hi] = 0.0
-                if i >= 0:
-                    v[i] = val
-            self.applied = len(ops)
         if self.pending:
             self._read_private()
         st = g.state
-        ph = st.phase
-        v[self._ph] = 1.0 if ph == "night" else 0.0
-        v[self._ph + 1] = 1.0 if ph == "day" else 0.0
-        v[self._nu] = min(st.number / MAX_NUMBER, 1.0)
-        v[self._ov] = 1.0 if st.over else 0.0
+        b = board.vec
+        now = (st.phase, st.number, st.over)
+        if board.written != now:                    # the phase's part, once a change
+            board.written = now
+            b[self._ph] = 1.0 if now[0] == "night" else 0.0
+            b[self._ph + 1] = 1.0 if now[0] == "day" else 0.0
+            b[self._nu] = min(now[1] / MAX_NUMBER, 1.0)
+            b[self._ov] = 1.0 if now[2] else 0.0
         v[self._se] = 1.0 if self.last_move_phase == g.label else 0.0
-        return v.copy()
+        return np.maximum(b, v)
 
 
 class MafiaEnv(AECEnv):
@@ -259,7 +256,6 @@ class MafiaEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in names}
         self.action_spaces = {a: spaces.Discrete(self.codec.size) for a in names}
         self.game: Game | None = None
-        self._masks: dict[tuple, np.ndarray] = {}     # (legal moves, votes) -> mask
         by_phase = self.rules.by_phase
         dead_acts = {r for r, ph in by_phase.items()
                      if any(ab.while_dead for abs_ in ph.values() for ab in abs_)}
@@ -292,24 +288,33 @@ class MafiaEnv(AECEnv):
         self.board = Board(self)
         self.voted = set()
         self.phases = 0
-        self._mask_cache: tuple | None = None
-        self._mask_made: tuple | None = None
+        self._cur: list | None = None        # ``_legal``'s one entry
         self._open_phase()
 
     def _has_something(self, seat: str) -> bool:
-        moves, votes = self.legal_of(seat)
-        return bool(moves or votes)
+        c = self._legal(seat)
+        return bool(c[3] or c[4])
 
     def legal_of(self, seat: str):
-        """(legal moves, legal votes) of ``seat`` now (cached until the next event)."""
+        """(legal moves, legal votes) of ``seat`` now (``Game.legal_moves``)."""
+        c = self._legal(seat)
+        return [(aid, ts) for aid, tss in c[3] for ts in tss], c[4]
+
+    def _legal(self, seat: str) -> list:
+        """``[seat, events, phase index, legal moves by ability (Game.legal_move_groups),
+        legal votes, mask or None]``: the seat's legal lists now and, once made, its mask;
+        one entry, made again after the next event or for another seat."""
         g = self.game
-        key = (seat, len(g.events), g.state.idx)
-        c = self._mask_cache
-        if c is not None and c[0] == key:
-            return c[1]
-        val = (g.legal_moves(seat), [] if seat in self.voted else legal_votes(g, seat))
-        self._mask_cache = (key, val)
-        return val
+        st = g.state
+        c = self._cur
+        if c is not None and c[0] == seat and c[1] == len(g.events) and c[2] == st.idx:
+            return c
+        # a role without abilities in this phase has only the answers to its questions
+        moves = g.legal_move_groups(seat) if st.questions or self.rules.by_phase[
+            st.players[seat].role][st.phase] else []
+        c = self._cur = [seat, len(g.events), st.idx, moves,
+                         [] if seat in self.voted else legal_votes(g, seat), None]
+        return c
 
     def _open_phase(self) -> None:
         """Queue the seats that have something to do; resolve phases nobody acts in."""
@@ -437,29 +442,22 @@ class MafiaEnv(AECEnv):
         if g.state.over or self.terminations[agent] or self.truncations[agent] \
                 or agent != self.agent_selection:
             return np.zeros(self.codec.size, dtype=np.int8)
-        key = (agent, len(g.events), g.state.idx)
-        c = self._mask_made
-        if c is not None and c[0] == key:
-            return c[1].copy() if copy else c[1]
-        moves, votes = self.legal_of(agent)
-        if g.state.questions:     # answers are numbered by the open questions: made anew
-            mask = self._make_mask(moves, votes, open_questions(g.state, agent))
-        else:                     # the same legal lists give the same mask: made once
-            mk = (tuple(moves), tuple(votes))
-            mask = self._masks.get(mk)
-            if mask is None:
-                if len(self._masks) >= 4096:
-                    self._masks.clear()
-                mask = self._masks[mk] = self._make_mask(moves, votes, None)
-        self._mask_made = (key, mask)
+        c = self._legal(agent)
+        mask = c[5]
+        if mask is None:
+            mask = c[5] = self._make_mask(
+                c[3], c[4], open_questions(g.state, agent) if g.state.questions else None)
         return mask.copy() if copy else mask
 
-    def _make_mask(self, moves, votes, questions) -> np.ndarray:
+    def _make_mask(self, groups, votes, questions) -> np.ndarray:
+        """The mask of legal moves by ability (``Game.legal_move_groups``) and legal votes;
+        answers numbered by ``questions`` (the seat's open ones)."""
         mask = np.zeros(self.codec.size, dtype=np.int8)
         vi = self.codec.vote_index
         idx = [PASS] + [vi[t] for t in votes]
-        if moves:
-            idx += self.codec.moves(moves, questions)
+        codes = self.codec.codes
+        for aid, tss in groups:
+            idx += codes(aid, tss, questions)
         mask[idx] = 1
         return mask
 

@@ -17,7 +17,7 @@ from .events import HOST, PUBLIC, Event
 from .mechanics import questions
 from .model import AbilitySpec, RulesetSpec
 from .night import resolve_night
-from .state import APPLY, FOREVER, Player, State
+from .state import APPLY, FOREVER, Action, Player, State
 
 mechanics.load_all()
 
@@ -43,6 +43,45 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
                             in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
     ab.constraint_fns = out
     return out
+
+
+def _partner_keys(rules: RulesetSpec) -> frozenset:
+    """The abilities (by key) with a constraint that reads other players' moves, so that a
+    move sent may leave one of theirs no room; found once per rule set."""
+    got = rules.partner_reads
+    if got is None:
+        got = rules.partner_reads = frozenset(
+            key for key, ab in rules.abilities.items()
+            if any((c if isinstance(c, str) else next(iter(c))) in mechanics.PARTNER_CONSTRAINTS
+                   for c in ab.constraints))
+    return got
+
+
+def _redirect_roles(rules: RulesetSpec) -> frozenset:
+    """The roles with an ability that redirects another player's move (a mechanic whose
+    name says ``redirect``), found once per rule set."""
+    got = rules.redirect_roles
+    if got is None:
+        out = set()
+        for rid, role in rules.roles.items():
+            for aid in role.abilities:
+                spec = rules.abilities.get(f"{rid}.{aid}")
+                if spec is not None and any("redirect" in m.name for m, _ in spec.mechs):
+                    out.add(rid)
+        got = rules.redirect_roles = frozenset(out)
+    return got
+
+
+def _team_tables(rules: RulesetSpec) -> list[tuple[str, frozenset]]:
+    """(faction id, the roles that wake with it: tag ``wakes_with:<faction>``) for each
+    faction whose members know each other, made once per rule set."""
+    got = rules.team_tables
+    if got is None:
+        got = rules.team_tables = [
+            (fid, frozenset(rid for rid, r in rules.roles.items()
+                            if f"wakes_with:{fid}" in r.tags))
+            for fid, fac in rules.factions.items() if fac.knows_members]
+    return got
 
 
 def _same_outcome(forced, option) -> bool:
@@ -122,17 +161,19 @@ class Game:
         self.options = dict(rules.options)
         seen = set()
         rows = []
+        roles = rules.roles
         for name, role in seating:
             if name in seen:
                 raise Refused(f"Имя «{name}» встречается дважды.", f"Name '{name}' appears twice.")
             seen.add(name)
-            spec = rules.roles.get(role)
+            spec = roles.get(role)
             if spec is None:
                 raise Refused(
                     f"Роли «{role}» нет в правилах «{rules.id}»; есть: {_names(rules.roles)}.",
                     f"Ruleset '{rules.id}' has no role '{role}'; it has: {_names(rules.roles)}.")
             rows.append((name, role, spec.faction))
-        problems = setup_problems(rules, [r for _, r, _ in rows])
+        problems = setup_problems(rules, [r for _, r, _ in rows]) \
+            if rules.setup.get("limits") else []
         for ru, en, warning in problems:
             if not warning:
                 raise Refused(ru, en)
@@ -153,8 +194,10 @@ class Game:
                   players=[[n, r] for n, r, _ in rows], options=dict(self.options), seed=seed,
                   **extra)
         for p in self.state.order:
-            for k, v in rules.roles[p.role].initial_status.items():
-                self.set_status(p, k, v)
+            initial = roles[p.role].initial_status
+            if initial:
+                for k, v in initial.items():
+                    self.set_status(p, k, v)
         self._tell_teams()
         self.pending_phase: tuple[str, int] | None = (rules.first_phase, 1)
         if open_first:
@@ -205,7 +248,18 @@ class Game:
         return ev
 
     def set_status(self, p: Player, status: str, value=None, until: int = FOREVER) -> None:
-        self.emit("status", HOST, player=p.name, status=status, until=until, value=value)
+        # ``emit("status", HOST, ...)`` and its apply (``state._status``), made here at
+        # once: the commonest event of a game
+        ev = _new_event(Event)
+        ev.type = "status"
+        ev.phase = self.label
+        ev.audience = HOST
+        ev.data = {"player": p.name, "status": status, "until": until, "value": value}
+        self.events.append(ev)
+        p.st[status] = [until, value]
+        s = self.state
+        if until < s.expires:
+            s.expires = until
 
     def clear_status(self, p: Player, status: str) -> None:
         if status in p.st:
@@ -403,16 +457,16 @@ class Game:
         just sent leaves no room for is withdrawn (``action_withdrawn`` why ``partner``):
         whichever of the two the host typed first, the same moves stand."""
         s = self.state
-        abilities = self.rules.abilities
+        keys = _partner_keys(self.rules)
+        if not keys or not s.pending:
+            return
         me = by.name
-        for a in list(s.pending):
-            if a.actor == me:
-                continue
+        hits = [a for a in s.pending if a.ability in keys and a.actor != me]
+        abilities = self.rules.abilities
+        for a in hits:
             ab = abilities[a.ability]
             if ab.constraint_fns is None:
                 _constraint_fns(ab)
-            if not ab.reads_partners:
-                continue
             q = s.players[a.actor]
             if self.why_not_without(a, q, ab, tuple(a.targets)) is not None:
                 self.emit("action_withdrawn", self.to(q, by), actor=a.actor, seq=a.seq,
@@ -657,13 +711,10 @@ class Game:
         target? True when the game seats, besides ``p``, a role with a redirecting move:
         a move aimed at a tied player (untouchable) is then not known to be void when sent.
         Judged by the seating, not by who is alive, so the answer tells nobody anything."""
-        rules = self.rules
-        for q in self.state.order:
-            if q is p:
-                continue
-            for aid in rules.roles[q.role].abilities:
-                spec = rules.abilities.get(f"{q.role}.{aid}")
-                if spec is not None and any("redirect" in m.name for m, _ in spec.mechs):
+        roles = _redirect_roles(self.rules)
+        if roles:
+            for q in self.state.order:
+                if q is not p and q.role in roles:
                     return True
         return False
 
@@ -676,11 +727,38 @@ class Game:
 
     def record(self, p: Player, ab: AbilitySpec, ts, role: str | None = None) -> Event:
         """Record a move already judged legal by ``why_not``."""
+        name = p.name
+        aid = ab.id
+        slot = ("faction", ab.owner or p.faction, aid) if ab.shared else (name, ab.slot)
+        d = {"actor": name, "ability": aid, "targets": list(ts), "key": ab.key,
+             "slot": list(slot)}
         if role is not None:
-            return self.emit("action", (p.name,), actor=p.name, ability=ab.id, targets=list(ts),
-                             key=ab.key, slot=list(self.slot_of(p, ab)), role=role)
-        return self.emit("action", (p.name,), actor=p.name, ability=ab.id, targets=list(ts),
-                         key=ab.key, slot=list(self.slot_of(p, ab)))
+            d["role"] = role
+        # ``emit("action", (name,), **d)`` and its apply (``state._action``), made here at
+        # once: the move is recorded as applying the event would record it
+        ev = _new_event(Event)
+        ev.type = "action"
+        ev.phase = self.label
+        ev.audience = (name,)
+        ev.data = d
+        self.events.append(ev)
+        s = self.state
+        s.seq += 1
+        a = _new_event(Action)
+        a.seq = s.seq
+        a.actor = name
+        a.ability = ab.key
+        a.targets = tuple(ts)
+        a.role = role
+        if s.phase == "day":
+            s.day_actions.append(a)
+        else:
+            s.pending.append(a)
+        key = (name, aid)
+        uses = s.uses
+        uses[key] = uses.get(key, 0) + 1
+        s.slots[slot] = a
+        return ev
 
     def vote(self, voter: str, target: str, fixed: bool = False) -> Event:
         """A day vote. ``fixed``: the host corrects a misread vote (a forum post read
@@ -691,7 +769,21 @@ class Game:
             raise Refused(*why)
         if fixed:
             return self.emit("vote", PUBLIC, voter=p.name, target=target, fixed=True)
-        return self.emit("vote", PUBLIC, voter=p.name, target=target)
+        # ``emit("vote", PUBLIC, voter=..., target=...)`` and its apply (``state._vote``),
+        # made here at once
+        name = p.name
+        ev = _new_event(Event)
+        ev.type = "vote"
+        ev.phase = self.label
+        ev.audience = PUBLIC
+        ev.data = {"voter": name, "target": target}
+        self.events.append(ev)
+        s = self.state
+        votes = s.votes
+        if name in votes:
+            s.vote_changes[name] = s.vote_changes.get(name, 0) + 1
+        votes[name] = target
+        return ev
 
     def unvote(self, voter: str, fixed: bool = False) -> Event:
         """The voter takes his vote back («снимаю голос»): he has no vote until he votes
@@ -723,6 +815,13 @@ class Game:
         self.eliminate(p, "host", why=why)
         victory.check(self)
         return self.events[start:]
+
+    def recheck_victory(self) -> None:
+        """Have the next victory check evaluate the conditions again although nobody left,
+        returned or changed side: for a rule set whose condition reads a status (a bite
+        counted, a trip made), called where that status changes (``victory.check`` skips
+        the conditions while the census is unchanged)."""
+        self.checked_census = -1
 
     def host_grant(self, name: str, coins, kind: str) -> list[Event]:
         """Coins the rules leave to the host's judgement (a literary description of a kill):
@@ -815,19 +914,16 @@ class Game:
                                   was=h.role)
 
     def _tell_teams(self) -> None:
-        rules = self.rules
-        for fid, fac in rules.factions.items():
-            if not fac.knows_members:
-                continue
-            members = [p for p in self.state.order if p.faction == fid]
-            wakers = [p for p in self.state.order
-                      if f"wakes_with:{fid}" in rules.roles[p.role].tags]
-            shown = members + wakers
+        order = self.state.order
+        for fid, wakers in _team_tables(self.rules):
+            shown = [p for p in order if p.faction == fid]
+            if wakers:
+                shown += [p for p in order if p.role in wakers]
             if not shown:
                 continue
             names = [p.name for p in shown]
             for q in shown:
-                self.emit("team", self.to(q), to=q.name, faction=fid, members=names)
+                self.emit("team", (q.name,), to=q.name, faction=fid, members=names)
 
     # ---- the legal-move generator ----------------------------------------------------
     def legal_moves(self, name: str) -> list[tuple[str, tuple]]:
@@ -838,29 +934,102 @@ class Game:
 
         A role-naming move (``names_role``) is listed once per role it may name, the role
         id after the targets; an answer to an open question is ``("answer", (id,
-        option))``."""
+        option))``. ``legal_move_groups`` gives the same list by ability."""
+        return [(aid, ts) for aid, tss in self.legal_move_groups(name) for ts in tss]
+
+    def legal_move_groups(self, name: str) -> list[tuple[str, list[tuple]]]:
+        """``legal_moves`` by ability, in the same order: (ability id, its target tuples),
+        the abilities with none left out, the answers last as ``("answer", [(id,
+        option), ...])``; ``legal_moves`` is their concatenation."""
         p = self.player(name)
-        out: list[tuple[str, tuple]] = []
-        for ab in self.rules.by_phase[p.role].get(self.state.phase, ()):
-            if not self.may_act(p, ab):
-                continue
+        s = self.state
+        out: list[tuple[str, list[tuple]]] = []
+        pools: dict = {}                # the target pools, shared by abilities alike
+        for ab in self._actor_abilities(p):
             aid = ab.id
-            if ab.names_role:
-                roles = self.role_options(ab)
-                out.extend((aid, ts + (r,)) for ts in self.legal_targets(p, ab) for r in roles)
-            else:
-                out.extend((aid, ts) for ts in self.legal_targets(p, ab))
-        if self.state.questions:
-            out.extend(questions.answer_moves(self, p.name))
+            if ab.targets:
+                tss = self._targets(p, ab, pools)
+                if tss:
+                    if ab.names_role:
+                        roles = self.role_options(ab)
+                        tss = [ts + (r,) for ts in tss for r in roles]
+                    out.append((aid, tss))
+            else:                       # no targets: legal when no constraint refuses
+                checks = ab.constraint_fns
+                if checks is None:
+                    checks = _constraint_fns(ab)
+                for fn, params, _per_target in checks:
+                    if fn(self, p, ab, (), params) is not None:
+                        break
+                else:
+                    out.append((aid, [()] if not ab.names_role else
+                                [(r,) for r in self.role_options(ab)]))
+        if s.questions:
+            answers = questions.answer_moves(self, p.name)
+            if answers:
+                out.append(("answer", [ts for _a, ts in answers]))
         return out
 
-    def _pools(self, p: Player, ab: AbilitySpec) -> tuple[list[str], list[str]]:
+    def _actor_abilities(self, p: Player) -> list[AbilitySpec]:
+        """The abilities of ``p``'s role in this phase that ``may_act`` allows, in the
+        role's order: ``may_act`` for each, with what depends on the player alone (in jail,
+        without a move tonight) asked once (``tests/test_legal_moves.py`` keeps the two
+        equal)."""
+        s = self.state
+        abilities = self.rules.by_phase[p.role].get(s.phase, ())
+        if not abilities:
+            return []
+        st = p.st
+        idx = s.idx
+        jailed = False
+        if st:
+            v = st.get("no_action")
+            if v is not None and v[0] >= idx:
+                return []
+            v = st.get("jailed")
+            jailed = v is not None and v[0] >= idx
+        alive = p.alive
+        slots = s.slots
+        uses = s.uses
+        me = p.name
+        out = []
+        for ab in abilities:
+            if alive:
+                if ab.while_dead is not None:
+                    continue
+            elif not self._dead_may_act(p, ab):
+                continue
+            if jailed and not ab.while_jailed:
+                continue
+            rs = ab.requires_status
+            if rs:
+                v = st.get(rs) if st else None
+                if v is None or v[0] < idx:
+                    continue
+            if ab.uses_per_game is not None and uses.get((me, ab.id), 0) >= ab.uses_per_game:
+                continue
+            if (("faction", ab.owner or p.faction, ab.id) if ab.shared
+                    else (me, ab.slot)) in slots:
+                continue
+            out.append(ab)
+        return out
+
+    def _pools(self, p: Player, ab: AbilitySpec,
+               memo: dict | None = None) -> tuple[list[str], list[str]]:
         """(first, other): the seats the per-target rules of ``why_not_targets`` allow at
         the first target position and at the others (alive, or the dead the ability may
         name; oneself; own faction; at the first also not the same target twice and
         oneself not twice in a row; by night no player tied at the day's vote, except at the
         first when a joker may redirect the move). Read-only lists (one may be the state's
-        own)."""
+        own). With ``memo`` (one player, one unchanged state: a ``legal_moves`` call), the
+        abilities whose per-target rules are alike share their pools."""
+        if memo is not None:
+            key = (ab.targets_dead, ab.target_faction, ab.self_target, ab.min_alive_self,
+                   ab.phase, ab.not_same_twice and ab.slot, ab.self_not_twice and ab.id)
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = self._pools(p, ab)
+            return hit
         s = self.state
         me = p.name
         if ab.targets_dead:
@@ -909,32 +1078,66 @@ class Game:
         Generated, not searched: the per-target rules make one pool of seats per position
         (``_pools``) and only the named constraints are asked about each candidate (those
         that never read the targets, once)."""
+        return self._targets(p, ab, None)
+
+    def _targets(self, p: Player, ab: AbilitySpec, memo: dict | None) -> list[tuple]:
+        """``legal_targets``, the pools shared through ``memo`` (see ``_pools``)."""
         k = ab.targets
-        if k == 0:
-            cands: list[tuple] = [()]
-        else:
-            first, pool = self._pools(p, ab)
-            if k == 1:
-                cands = [(n,) for n in first]
-            else:
-                cands = list(product(first, *([pool] * (k - 1))))
-                if ab.distinct_targets:
-                    cands = [ts for ts in cands if len(set(ts)) == k]
         checks = ab.constraint_fns
         if checks is None:
             checks = _constraint_fns(ab)
-        if checks and cands:
-            # the constraints that never read the targets first, asked once: any of them
-            # refusing leaves nothing, whatever the others would keep
-            for fn, params, per_target in checks:
-                if not per_target and fn(self, p, ab, cands[0], params) is not None:
+        if k == 0:
+            for fn, params, _per_target in checks:
+                if fn(self, p, ab, (), params) is not None:
                     return []
+            return [()]
+        first, pool = self._pools(p, ab, memo)
+        if not first:
+            return []
+        distinct = ab.distinct_targets
+        if checks:
+            # the constraints that never read the targets first, asked once (about the
+            # first candidate) and before any candidate is made: any of them refusing
+            # leaves nothing, whatever the others would keep
+            head = None
+            for fn, params, per_target in checks:
+                if not per_target:
+                    if head is None:
+                        head = self._first_candidate(first, pool, k, distinct)
+                        if head is None:
+                            return []
+                    if fn(self, p, ab, head, params) is not None:
+                        return []
+        if k == 1:
+            cands: list[tuple] = [(n,) for n in first]
+        elif not distinct:
+            cands = list(product(first, *([pool] * (k - 1))))
+        elif k == 2:
+            cands = [(a, b) for a in first for b in pool if b != a]
+        elif k == 3:
+            cands = [(a, b, c) for a in first for b in pool if b != a
+                     for c in pool if c != a and c != b]
+        else:
+            cands = [ts for ts in product(first, *([pool] * (k - 1))) if len(set(ts)) == k]
+        if ab.reads_targets:
             for fn, params, per_target in checks:
                 if per_target:
                     cands = [ts for ts in cands if fn(self, p, ab, ts, params) is None]
                     if not cands:
                         break
         return cands
+
+    @staticmethod
+    def _first_candidate(first: list[str], pool: list[str], k: int,
+                         distinct: bool) -> tuple | None:
+        """The first of the target tuples ``legal_targets`` makes from the pools before
+        the per-target constraints (None when it makes none), without making the rest."""
+        if k == 1:
+            return (first[0],)
+        if not distinct:
+            return (first[0],) + (pool[0],) * (k - 1) if pool else None
+        return next((ts for ts in product(first, *([pool] * (k - 1)))
+                     if len(set(ts)) == k), None)
 
     def random_legal_targets(self, p: Player, ab: AbilitySpec, rnd) -> tuple | None:
         """One of ``legal_targets(p, ab)``, each equally likely (``rnd()`` in [0, 1) is the

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -171,6 +171,9 @@ class Store:
         # (``NOTIFY mafiahost_games, '<id>'`` after its commit: ``notify``; the web
         # app's live updates LISTEN)
         self._notify = self.url.startswith("postgresql")
+        self._notifier: _Notifier | None = None
+        self._psycopg3: bool | None = None
+        self._hint = threading.local()        # ``checking_link``
         self.migrate()
 
     @property
@@ -256,6 +259,9 @@ class Store:
             except Exception:  # noqa: BLE001 - closing is best effort
                 pass
         self._lite = threading.local()
+        notifier, self._notifier = self._notifier, None
+        if notifier is not None:
+            notifier.stop()
         with self._notify_lock:
             self._drop_notify_conn()
         if self._engine is not None:
@@ -324,6 +330,12 @@ class Store:
         happens only if the row's revision is still ``expect`` (``hot.Conflict``
         otherwise: another command came first)."""
         from .hot import CoreTx, SqliteTx
+        if self.path is None and self.psycopg:
+            with self._pg_hot(game_id, expect) as x:
+                yield x
+            if self._notify:
+                self.notify(game_id)
+            return
         if self.path is None:
             with self.engine.begin() as c:
                 tx = CoreTx(c, self.dialect)
@@ -336,12 +348,86 @@ class Store:
             c = self._lite_conn()
             c.execute("BEGIN IMMEDIATE")
             try:
-                tx = SqliteTx(c)
+                tx = SqliteTx(c, getattr(self._hint, "link", None))
                 yield tx, tx.bump(game_id, now_iso(), expect)
                 c.execute("COMMIT")
             except BaseException:
                 if c.in_transaction:
                     c.execute("ROLLBACK")
+                raise
+
+    @property
+    def psycopg(self) -> bool:
+        """Whether this is PostgreSQL through psycopg 3 (the hot path's own statements,
+        ``_pg_hot``, ``link_seat``)."""
+        if self._psycopg3 is None:
+            self._psycopg3 = self.path is None and self.engine.dialect.name == "postgresql" \
+                and self.engine.dialect.driver == "psycopg"
+        return self._psycopg3
+
+    @contextmanager
+    def _raw(self):
+        """A pooled connection's own psycopg connection, in autocommit mode (our
+        statements begin and end the transaction, so psycopg never waits for the
+        answer to a ``BEGIN`` of its own), given back to the pool afterwards. A driver
+        error comes out as SQLAlchemy's ``DBAPIError``, ``connection_invalidated`` when
+        the connection is lost: the pool then drops it and every connection as old, as
+        SQLAlchemy does itself, and the host's command retries it as on the other
+        paths."""
+        import psycopg
+        fairy = self.engine.raw_connection()
+        raw = fairy.driver_connection
+        try:
+            raw.autocommit = True
+            yield raw
+        except psycopg.Error as e:
+            from sqlalchemy.exc import DBAPIError
+            lost = bool(raw.closed or raw.broken)
+            if lost:
+                self.engine.pool._invalidate(fairy, e)
+            raise DBAPIError.instance(None, None, e, psycopg.Error,
+                                      connection_invalidated=lost) from None
+        finally:
+            if not raw.closed and not raw.broken:
+                try:
+                    raw.autocommit = False
+                except psycopg.Error:
+                    fairy.invalidate()
+            fairy.close()
+
+    @contextmanager
+    def checking_link(self, token_hash: str):
+        """Within the block, this thread's plain commands will check the player's link
+        with this hash (the web app's moves, votes and answers): the link's row is then
+        read with the game row's bump, still after it, under the row's lock (PostgreSQL:
+        in the bump's round trip; SQLite: by the bump's own statement), not by a
+        statement of its own. Only a hint: the check
+        itself is the command's, as everywhere."""
+        self._hint.link = token_hash
+        try:
+            yield
+        finally:
+            self._hint.link = None
+
+    @contextmanager
+    def _pg_hot(self, game_id: int, expect: int | None):
+        """``hot`` on PostgreSQL through psycopg: the statements in pipeline mode
+        (``hot.PgTx``), ``BEGIN`` sent with the bump, the writes with the ``COMMIT``."""
+        import psycopg
+
+        from .hot import PgTx
+        with self._raw() as raw:
+            try:
+                with raw.pipeline() as p:
+                    tx = PgTx(raw, p, self.engine.dialect,
+                              getattr(self._hint, "link", None))
+                    tx.begin()
+                    yield tx, tx.bump(game_id, now_iso(), expect)
+                    tx.commit()        # sent with the queued writes: one answer
+            except BaseException:
+                if not raw.closed and not raw.broken:
+                    with suppress(psycopg.Error):
+                        raw.execute("ROLLBACK")
                 raise
 
     def notify(self, game_id: int) -> None:
@@ -352,9 +438,26 @@ class Store:
         update until the safety poll). Sent inside the command's transaction, it would
         hold PostgreSQL's one notification lock through the commit's flush to the disk,
         so that no two commands could commit at once. A failure here is not the
-        command's: the command is stored."""
-        sql = (f"SET LOCAL synchronous_commit TO OFF; "
-               f"SELECT pg_notify('{NOTIFY_CHANNEL}', '{int(game_id)}')")
+        command's: the command is stored. In a web process (``notify_in_background``)
+        the notification is handed to a thread of its own and the command answers at
+        once."""
+        if self._notifier is not None:
+            self._notifier.add(int(game_id))
+            return
+        self._notify_now([int(game_id)])
+
+    def notify_in_background(self) -> None:
+        """From now on ``notify`` only queues the game's id: one thread sends the
+        notifications, every game changed since its last one in one statement (a web
+        process: the move's answer does not wait for a round trip that is not the
+        move's). The command line keeps ``notify`` in the command (its process ends
+        with the command). ``close`` sends what is still queued."""
+        if self._notify and self._notifier is None:
+            self._notifier = _Notifier(self)
+
+    def _notify_now(self, game_ids) -> None:
+        sql = ("SET LOCAL synchronous_commit TO OFF; SELECT "
+               + ", ".join(f"pg_notify('{NOTIFY_CHANNEL}', '{int(g)}')" for g in game_ids))
         with self._notify_lock:
             for _ in range(2):              # a dropped connection: once more on a new one
                 try:
@@ -383,6 +486,11 @@ class Store:
         from .hot import CoreTx, SqliteTx
         if self.path is not None:
             return SqliteTx(self._lite_conn()).link_seat(token_hash)
+        if self.psycopg:                   # one statement, no transaction, no SQLAlchemy
+            with self._raw() as raw:
+                r = raw.execute("SELECT game_id, seat FROM player_links WHERE "
+                                "token_hash = %s", (token_hash,)).fetchone()
+            return (r[0], r[1]) if r else None
         # one statement outside any transaction (no BEGIN / ROLLBACK round trips)
         with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
             return CoreTx(c, self.dialect).link_seat(token_hash)
@@ -519,6 +627,42 @@ class Store:
 
 
 NOTIFY_CHANNEL = "mafiahost_games"
+
+
+class _Notifier(threading.Thread):
+    """``Store.notify_in_background``'s thread: sends ``NOTIFY`` for every game id queued
+    since its last round trip, in one statement."""
+
+    def __init__(self, store: Store):
+        super().__init__(daemon=True, name="mafiahost-notify")
+        self.store = store
+        self.cv = threading.Condition()
+        self.pending: dict[int, None] = {}      # ordered, each game once
+        self.stopping = False
+        self.start()
+
+    def add(self, game_id: int) -> None:
+        with self.cv:
+            self.pending[game_id] = None
+            self.cv.notify()
+
+    def stop(self) -> None:
+        with self.cv:
+            self.stopping = True
+            self.cv.notify()
+        self.join(10)
+
+    def run(self) -> None:
+        while True:
+            with self.cv:
+                while not self.pending and not self.stopping:
+                    self.cv.wait()
+                ids, self.pending = list(self.pending), {}
+                stopping = self.stopping
+            if ids:
+                self.store._notify_now(ids)
+            if stopping:
+                return
 
 
 def _statements() -> dict:

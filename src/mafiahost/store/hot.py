@@ -50,6 +50,28 @@ def _q(col: str) -> str:
     return f'"{col}"'
 
 
+#: a command's row, numbered inside its own statement (``?`` parameters: the command's
+#: columns, then the game id again: ``_command_params``)
+_INSERT_COMMAND = (f"INSERT INTO commands (seq, {', '.join(_q(k) for k in _CMD_COLS)}) "
+                   f"SELECT COALESCE(MAX(seq), 0) + 1, {', '.join('?' * len(_CMD_COLS))} "
+                   f"FROM commands WHERE game_id = ? RETURNING id")
+
+
+def _command_params(f: dict) -> list:
+    return [*[f[k] for k in _CMD_COLS], f["game_id"]]
+
+
+def _pg_command_with_events(params: list, events: list[tuple]) -> str:
+    """PostgreSQL: the command and its events in one statement (a data-modifying
+    ``WITH``), answering the command's id; the events' values are added to ``params``."""
+    values = ", ".join("(?::integer, ?::integer, ?, ?, ?)" for _ in events)
+    for row in events:
+        params.extend(row)
+    return (f"WITH c AS ({_INSERT_COMMAND}), e AS (INSERT INTO events (game_id, pos, "
+            f"command_id, type, phase, body) SELECT v.g, v.p, c.id, v.t, v.ph, v.b FROM c, "
+            f"(VALUES {values}) AS v (g, p, t, ph, b)) SELECT id FROM c")
+
+
 class SqliteTx:
     """A write transaction on a stdlib ``sqlite3`` connection (begun IMMEDIATE by
     ``Store.hot``)."""
@@ -57,8 +79,13 @@ class SqliteTx:
     hot = True
     dialect = "sqlite"
 
-    def __init__(self, conn):
+    def __init__(self, conn, link: str | None = None):
+        """``link``: as ``PgTx``'s, the hash of the player's link this transaction will
+        check (``Store.checking_link``): read by the bump's own statement (one statement
+        less while the file's write lock is held), and ``link_seat`` answers from it."""
         self.c = conn
+        self._link = link
+        self._seat: tuple | None = None
 
     def execute(self, sql: str, params=()):
         return self.c.execute(sql, params)
@@ -70,17 +97,25 @@ class SqliteTx:
         return GameRecord(r)
 
     def bump(self, game_id: int, now: str, expect: int | None = None) -> GameRecord:
+        cols, link = _COLS, ()
+        if self._link is not None:
+            cols += _LINK_COLS
+            link = (self._link, self._link)
         if expect is None:
             r = self.c.execute(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
-                               f"RETURNING {_COLS}", (now, game_id)).fetchone()
+                               f"RETURNING {cols}", (now, game_id, *link)).fetchone()
         else:
             r = self.c.execute(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
-                               f"AND rev = ? RETURNING {_COLS}",
-                               (now, game_id, expect)).fetchone()
+                               f"AND rev = ? RETURNING {cols}",
+                               (now, game_id, expect, *link)).fetchone()
             if r is None:
                 raise Conflict(game_id)
         if r is None:
             raise LookupError(game_id)
+        if link:
+            n = len(GAME_COLUMNS)
+            self._seat = (r[n], r[n + 1])
+            r = r[:n]
         return GameRecord(r)
 
     def events(self, game_id: int) -> list[Event]:
@@ -90,11 +125,7 @@ class SqliteTx:
             (game_id,))]
 
     def add_command(self, f: dict, events: list[tuple]) -> int:
-        cols = ", ".join(_q(k) for k in _CMD_COLS)
-        (cid,) = self.c.execute(
-            f"INSERT INTO commands (seq, {cols}) SELECT COALESCE(MAX(seq), 0) + 1, "
-            f"{', '.join('?' * len(_CMD_COLS))} FROM commands WHERE game_id = ? "
-            f"RETURNING id", (*[f[k] for k in _CMD_COLS], f["game_id"])).fetchone()
+        (cid,) = self.c.execute(_INSERT_COMMAND, _command_params(f)).fetchone()
         if events:
             self.c.executemany("INSERT INTO events (game_id, pos, command_id, type, phase, "
                                "body) VALUES (?, ?, ?, ?, ?, ?)",
@@ -112,9 +143,17 @@ class SqliteTx:
                            "VALUES (?, ?, ?)", [(game_id, k, cid) for k in keys])
 
     def link_seat(self, token_hash: str) -> tuple[int, str] | None:
+        if self._seat is not None and token_hash == self._link:
+            seat, self._seat = self._seat, None               # read by the bump
+            return seat if seat[0] is not None else None
         r = self.c.execute("SELECT game_id, seat FROM player_links WHERE token_hash = ?",
                            (token_hash,)).fetchone()
         return (r[0], r[1]) if r else None
+
+
+#: the bump's own read of a link (SQLite: scalar subqueries in ``RETURNING``)
+_LINK_COLS = (", (SELECT game_id FROM player_links WHERE token_hash = ?), "
+              "(SELECT seat FROM player_links WHERE token_hash = ?)")
 
 
 class CoreTx:
@@ -161,24 +200,13 @@ class CoreTx:
             (game_id,))]
 
     def add_command(self, f: dict, events: list[tuple]) -> int:
-        cols = ", ".join(_q(k) for k in _CMD_COLS)
-        insert = (f"INSERT INTO commands (seq, {cols}) SELECT COALESCE(MAX(seq), 0) + 1, "
-                  f"{', '.join('?' * len(_CMD_COLS))} FROM commands WHERE game_id = ? "
-                  f"RETURNING id")
-        params = [*[f[k] for k in _CMD_COLS], f["game_id"]]
+        params = _command_params(f)
         if self.pg and events:
-            # one statement, one round trip: the command and its events (a data-modifying
-            # WITH, PostgreSQL's own)
-            values = ", ".join("(?::integer, ?::integer, ?, ?, ?)" for _ in events)
-            for row in events:
-                params.extend(row)
-            (cid,) = self._sql(
-                f"WITH c AS ({insert}), e AS (INSERT INTO events (game_id, pos, command_id, "
-                f"type, phase, body) SELECT v.g, v.p, c.id, v.t, v.ph, v.b FROM c, "
-                f"(VALUES {values}) AS v (g, p, t, ph, b)) SELECT id FROM c",
-                tuple(params)).fetchone()
+            # one statement, one round trip: the command and its events
+            (cid,) = self._sql(_pg_command_with_events(params, events),
+                               tuple(params)).fetchone()
             return cid
-        (cid,) = self._sql(insert, tuple(params)).fetchone()
+        (cid,) = self._sql(_INSERT_COMMAND, tuple(params)).fetchone()
         if events:
             self._sql("INSERT INTO events (game_id, pos, command_id, type, phase, body) "
                       "VALUES (?, ?, ?, ?, ?, ?)",
@@ -198,3 +226,126 @@ class CoreTx:
         r = self._sql("SELECT game_id, seat FROM player_links WHERE token_hash = ?",
                       (token_hash,)).fetchone()
         return (r[0], r[1]) if r else None
+
+
+#: ``PgTx.add_command``'s answer: the command's id is PostgreSQL's, read back in SQL by
+#: what follows it in the same transaction (``currval`` of the ``commands.id`` sequence,
+#: which only this session's last insert sets), so the insert need not wait for it
+NEW_COMMAND = "currval(pg_get_serial_sequence('commands', 'id'))"
+
+
+class PendingId:
+    """The id of the command ``PgTx.add_command`` has sent but not waited for."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<the command just inserted>"
+
+
+PENDING = PendingId()
+
+
+class PgTx:
+    """A write transaction on a psycopg connection in pipeline mode (PostgreSQL's hot
+    path, ``Store.hot``): the same statements as ``CoreTx``, sent without waiting for an
+    answer nobody needs yet. A statement whose answer is read (the row bump, a link, the
+    events) waits for everything sent before it; the writes (the command, its events,
+    vote records) are sent with the ``COMMIT`` and answered together. So a move costs
+    three round trips to the server: ``BEGIN`` with the bump, the link check, the writes
+    with the commit (``CoreTx``: six). Statements repeated on a connection are prepared
+    by psycopg (its ``prepare_threshold``)."""
+
+    hot = True
+    dialect = "postgresql"
+
+    def __init__(self, conn, pipeline, sa_dialect=None, link: str | None = None):
+        """``link``: the hash of the player's link this transaction will check (the web
+        app says so beforehand: ``Store.checking_link``); its row is read right after
+        the bump, in the same round trip, and ``link_seat`` answers from it."""
+        self.c = conn
+        self.p = pipeline
+        self.cur = conn.cursor()
+        self._sa_dialect = sa_dialect
+        self._link = link
+        self._link_cur = None
+
+    def _sql(self, sql: str, params=()):
+        return self.cur.execute(sql.replace("?", "%s"), params)
+
+    def execute(self, statement, params=None):
+        """A statement in this transaction, answered before it returns (a ``text()`` or
+        other SQLAlchemy statement, or plain SQL with ``?`` parameters): psycopg's cursor."""
+        if isinstance(statement, str):
+            cur = self._sql(statement, params or ())
+        else:
+            comp = statement.compile(dialect=self._sa_dialect)
+            cur = self.c.execute(str(comp), {**comp.params, **(params or {})})
+        self.p.sync()
+        return cur
+
+    def begin(self) -> None:
+        self.cur.execute("BEGIN")
+
+    def commit(self) -> None:
+        """Queued: sent with the writes when the pipeline ends."""
+        self.cur.execute("COMMIT")
+
+    def bump(self, game_id: int, now: str, expect: int | None = None) -> GameRecord:
+        if expect is None:
+            cur = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                            f"RETURNING {_COLS}", (now, game_id))
+        else:
+            cur = self._sql(f"UPDATE games SET rev = rev + 1, updated_at = ? WHERE id = ? "
+                            f"AND rev = ? RETURNING {_COLS}", (now, game_id, expect))
+        if self._link is not None:     # after the bump: read under the game's row lock
+            self._link_cur = self.c.cursor()
+            self._link_cur.execute(_LINK_SQL, (self._link,))
+        r = cur.fetchone()
+        if r is None:
+            if expect is not None:
+                raise Conflict(game_id)
+            raise LookupError(game_id)
+        return GameRecord(r)
+
+    def events(self, game_id: int) -> list[Event]:
+        from . import event_from_json
+        return [event_from_json(t, p, b) for t, p, b in self.c.execute(
+            "SELECT type, phase, body FROM events WHERE game_id = %s ORDER BY pos",
+            (game_id,)).fetchall()]
+
+    def add_command(self, f: dict, events: list[tuple]) -> PendingId:
+        params = _command_params(f)
+        sql = _pg_command_with_events(params, events) if events else _INSERT_COMMAND
+        self._sql(sql, tuple(params))        # not waited for: sent with the COMMIT
+        return PENDING
+
+    def add_vote_records(self, rows: list[dict]) -> None:
+        cols = [k for k in _VOTE_COLS if k != "command_id"]
+        sql = (f"INSERT INTO vote_records ({', '.join(_q(k) for k in cols)}, "
+               f"\"command_id\") VALUES ({', '.join('%s' for _ in cols)}, {NEW_COMMAND})")
+        for r in rows:
+            self._check(r.get("command_id"))
+            self.c.execute(sql, tuple(r.get(k) for k in cols))
+
+    def add_imported_posts(self, game_id: int, cid, keys: list[str]) -> None:
+        self._check(cid)
+        for k in keys:
+            self.c.execute(f"INSERT INTO imported_posts (game_id, post_key, command_id) "
+                           f"VALUES (%s, %s, {NEW_COMMAND})", (game_id, k))
+
+    @staticmethod
+    def _check(cid) -> None:
+        if cid is not PENDING:
+            raise ValueError("PgTx writes rows of the command it has just inserted only")
+
+    def link_seat(self, token_hash: str) -> tuple[int, str] | None:
+        if self._link_cur is not None and token_hash == self._link:
+            cur, self._link_cur = self._link_cur, None        # read with the bump
+        else:
+            cur = self.c.execute(_LINK_SQL, (token_hash,))
+        r = cur.fetchone()
+        return (r[0], r[1]) if r else None
+
+
+_LINK_SQL = "SELECT game_id, seat FROM player_links WHERE token_hash = %s"

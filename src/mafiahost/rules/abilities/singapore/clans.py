@@ -67,6 +67,22 @@ def no_apprentice(g, p, ab, ts, params):
     return None
 
 
+_ONE_OF_NAMES: dict = {}
+
+
+def _one_of_names(abilities: dict, ids: tuple) -> tuple[str, str]:
+    """The moves' names (people read them, never their ids), Russian and English, made
+    once per rule set and list of ids (the refusal is asked for every candidate target)."""
+    hit = _ONE_OF_NAMES.get((id(abilities), ids))
+    if hit is None or hit[0] is not abilities:
+        by_id = {x.id: x for x in abilities.values() if x.id in ids}
+        names = [by_id[i] for i in ids if i in by_id]
+        hit = _ONE_OF_NAMES[(id(abilities), ids)] = (
+            abilities, ", ".join(f"«{x.name_ru}»" for x in names),
+            ", ".join(f"'{x.name_en}'" for x in names))
+    return hit[1], hit[2]
+
+
 @constraint("singapore_one_of")
 def one_of(g, p, ab, ts, params):
     """One of these moves a night for the whole faction (one shooter a clan; the cops'
@@ -76,11 +92,7 @@ def one_of(g, p, ab, ts, params):
     for a in g.state.pending:
         q = g.state.players[a.actor]
         if q.faction == p.faction and abilities[a.ability].id in ids:
-            # people read the moves' names, never their ids
-            by_id = {x.id: x for x in abilities.values() if x.id in ids}
-            names = [by_id[i] for i in ids if i in by_id]
-            ru = ", ".join(f"«{x.name_ru}»" for x in names)
-            en = ", ".join(f"'{x.name_en}'" for x in names)
+            ru, en = _one_of_names(abilities, tuple(ids))
             return (f"За ночь группировка делает только одно из: {ru} — уже сделано "
                     f"({a.actor}: «{abilities[a.ability].name_ru}»).",
                     f"One of {en} a night for the faction — already sent "

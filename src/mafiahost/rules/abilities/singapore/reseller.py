@@ -34,7 +34,7 @@ def _orders(g, night: int):
 def resell_order_ok(g, p, ab, ts, params):
     item = params["item"]
     ru, en = ITEM_NAMES[item]
-    if not _resellers(g):
+    if not g.state.alive_by_role.get("reseller"):     # no living reseller (kept counts)
         return ("Перекупщика в игре нет: заказывать некому.",
                 "There is no reseller in the game to order from.")
     if item in POISON_ITEM.values() and g.rules.factions[p.faction].side == "town":

@@ -82,3 +82,33 @@ def test_host_grants_description_coins_only_as_the_rules_say(sqlite_db):
             for e in g.events if e.type in ("treasury_changed", "coins_changed")
             and str(e.data.get("why", "")).startswith("grant:")]
     assert paid == [("Анна", 2), ("Кира", 1)]
+
+
+def test_host_marks_a_role_revealed_in_the_thread(sqlite_db):
+    """S27 «Выпустить можно только того игрока чья роль в игре не вскрыта»: a role revealed by
+    speech (claimed or exposed in the thread) is the host's mark, `game reveal`; the lawyer's
+    release then refuses him, and taking the mark back (or undo) allows it again."""
+    h = Host(sqlite_db)
+    roles = ["boss_a", "mafioso_a", "sheriff", "investigator", "doctor", "priest", "vampire",
+             "psycho", "civilian", "journalist", "lawyer", "civilian", "civilian"]
+    gid = h.new_game("singapore", NAMES[:13], roles=roles, seed=2).game_id
+    h.resolve(gid)                                  # night 1
+    for voter in ("Нина", "Анна", "Кира"):
+        h.vote(gid, voter, "Мила")
+    h.resolve(gid)                                  # day 1: Мила is held for the lawyer
+    code, out = cli("game", "reveal", str(gid), "Мила", "--db", sqlite_db)
+    assert code == 0 and "вскрытая" in out, out
+    code, out = cli("game", "reveal", str(gid), "Мила", "--db", sqlite_db)
+    assert code == 2 and "уже отмечена" in out, out
+    code, out = cli("act", str(gid), "Лев", "release", "Мила", "--db", sqlite_db)
+    assert code == 2 and "вскрыта" in out, out
+    code, out = cli("undo", str(gid), "--dry-run", "--db", sqlite_db)
+    assert "роль вскрыта" in out and "reveal" not in out, out
+    code, out = cli("game", "reveal", str(gid), "Мила", "--undo", "--db", sqlite_db)
+    assert code == 0 and "снята" in out, out
+    h.act(gid, "Лев", "release", ["Мила"])          # accepted now
+    code, out = cli("game", "reveal", str(gid), "Кира", "--undo", "--db", sqlite_db)
+    assert code == 2 and "не отмечена" in out, out
+    other = h.new_game("gemini", NAMES[:12], seed=1).game_id
+    code, out = cli("game", "reveal", str(other), "Анна", "--db", sqlite_db)
+    assert code == 2 and "нечего" in out and "Traceback" not in out, out

@@ -222,6 +222,8 @@ def cmd_game(args) -> int:
         return _done(h.replace_player(args.id, args.seat, args.by))
     if sub == "gender":
         return _done(h.set_gender(args.id, args.player, args.gender, lang=args.lang))
+    if sub == "reveal":
+        return _done(h.mark_revealed(args.id, args.player, not args.undo, lang=args.lang))
     if sub == "remove":
         return _done(h.remove(args.id, args.player, args.why or ""))
     if sub == "absent":
@@ -643,6 +645,12 @@ def _host_parsers(sub) -> None:
     q.add_argument("gender", metavar="GENDER",
                    help="м | ж | - (не указан: нейтральные формулировки) · m | f | - (neutral "
                         "wording)")
+    q = gs.add_parser("reveal", parents=[db, gid],
+                      help="отметить, что роль игрока вскрыта в теме (сам назвал или раскрыли) · "
+                           "mark that a player's role is revealed in the thread")
+    q.add_argument("player", metavar="PLAYER", help="игрок · the player")
+    q.add_argument("--undo", action="store_true",
+                   help="снять отметку · take the mark back")
     q = gs.add_parser("remove", parents=[db, gid],
                       help="мастерский произвол: вывести игрока · the host's override: remove "
                            "a player")

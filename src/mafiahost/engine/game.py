@@ -806,6 +806,33 @@ class Game:
                           "A player can only be excused from the vote by day.")
         self.set_status(p, "excused", until=self.state.idx)
 
+    def mark_revealed(self, name: str, revealed: bool = True) -> None:
+        """The host's record that a living player's role has become known in the thread
+        (he claimed it, or was exposed): the status ``revealed``, which rules such as
+        singapore's «только того игрока, чья роль в игре не вскрыта» read, as they read it
+        when a rule of the game itself reveals a role. ``revealed=False`` takes it back.
+        Refused in a rule set where no rule reads it (``setup.host_marks_revealed``)."""
+        p = self.player(name)
+        if not self.rules.setup.get("host_marks_revealed"):
+            raise Refused("В этих правилах ни одно правило не зависит от того, вскрыта ли роль "
+                          "игрока: отмечать нечего.",
+                          "No rule of this rule set depends on whether a player's role is "
+                          "revealed: there is nothing to mark.")
+        if not p.alive:
+            raise Refused(f"«{name}» уже не в игре: отмечать нечего.",
+                          f"'{name}' is out: there is nothing to mark.")
+        has = self.state.has(p, "revealed")
+        if revealed and has:
+            raise Refused(f"Роль «{name}» уже отмечена как вскрытая.",
+                          f"The role of '{name}' is already marked revealed.")
+        if not revealed and not has:
+            raise Refused(f"Роль «{name}» не отмечена как вскрытая: снимать нечего.",
+                          f"The role of '{name}' is not marked revealed: nothing to take back.")
+        if revealed:
+            self.set_status(p, "revealed", True)
+        else:
+            self.clear_status(p, "revealed")
+
     def host_remove(self, name: str, why: str = "") -> list[Event]:
         """The host's override (мастерский произвол): the player leaves the game."""
         p = self.player(name)

@@ -242,6 +242,8 @@ def apply_op(g: Game, op: list) -> None:
         g.answer(op[1], op[2], op[3])
     elif kind == "gender":
         g.set_gender(op[1], op[2])
+    elif kind == "reveal":
+        g.mark_revealed(op[1], bool(op[2]))
     elif kind == "grant":
         g.host_grant(op[1], op[2], op[3])
     else:

@@ -366,6 +366,7 @@ _ONE_PLAYER_OPS = {
     "excuse": ("освобождение от голосования: {}", "the excuse of {}"),
     "gender": ("пол игрока: {}", "the gender of {}"),
     "grant": ("начисление монет за описание: {}", "the coins awarded to {}"),
+    "reveal": ("отметка «роль вскрыта»: {}", "the mark 'role revealed' of {}"),
 }
 
 
@@ -601,6 +602,7 @@ COMMAND_WORDS = {
     "excuse": ("освобождение от голосования", "an excuse from the vote"),
     "gender": ("пол игрока", "a player's gender"),
     "grant": ("начисление монет за описание", "coins awarded for a description"),
+    "reveal": ("отметка «роль вскрыта»", "a mark 'role revealed'"),
     "votes_import": ("импорт голосов из темы", "the import of votes from the thread"),
     "votes_fix": ("исправленное прочтение поста №{post}", "the corrected reading of post "
                                                           "#{post}"),

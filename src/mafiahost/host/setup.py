@@ -335,6 +335,24 @@ class SetupCommands(HostBase):
                                       f"{who}: gender — {en}."))
         return self._command(game_id, "gender", {"player": player, "gender": gender}, fn)
 
+    def mark_revealed(self, game_id: int, player: str, revealed: bool = True,
+                      lang: str | None = None) -> Done:
+        """The host's mark that ``player``'s role has become known in the thread (claimed or
+        exposed), for the rules that read it (singapore: the lawyer and the releases free
+        only a player whose role is not revealed); ``revealed=False`` takes it back."""
+        def fn(c):
+            p = self.seat(c.g, player)
+            c.op("reveal", p, revealed)
+            who = c.g.display(p)
+            if revealed:
+                ru = f"{who}: роль отмечена как вскрытая в игре."
+                en = f"{who}: the role is marked revealed in the game."
+            else:
+                ru = f"{who}: отметка «роль вскрыта» снята."
+                en = f"{who}: the mark 'role revealed' is taken back."
+            return Done(game_id, _say(lang or c.row.lang, ru, en))
+        return self._command(game_id, "reveal", {"player": player, "revealed": revealed}, fn)
+
     def replace_player(self, game_id: int, seat: str, by: str) -> Done:
         """Замена: ``by`` takes over ``seat`` (a public event; the seat keeps its name in
         the log); ``by`` may give the newcomer's gender («Новичок:м»)."""

@@ -56,14 +56,21 @@ def first_outside_own_faction(g, p, ab, ts, params):
 
 @constraint("role_seated", targets=False)
 def role_seated(g, p, ab, ts, params):
-    """The move exists only in a game that seats a role with the tag ``tag`` (the classic
-    mafia's second shot, for the sleepwalker). Judged by the seating, alive or not, so the
-    refusal tells nobody who the role is or whether he lives."""
-    tag = params["tag"]
+    """The move exists only in a game that seats a role with the tag ``tag``, or the role
+    ``role`` (the classic mafia's second shot, for the sleepwalker; mafia-yakuza's orders, for
+    the killer). Judged by the seating, alive or not, so the refusal tells nobody who the
+    role is or whether he lives."""
     roles = g.rules.roles
-    if any(tag in roles[q.role].tags for q in g.state.order):
-        return None
-    named = [r for r in roles.values() if tag in r.tags]
+    if "role" in params:
+        want = params["role"]
+        if any(q.role == want for q in g.state.order):
+            return None
+        named = [roles[want]] if want in roles else []
+    else:
+        tag = params["tag"]
+        if any(tag in roles[q.role].tags for q in g.state.order):
+            return None
+        named = [r for r in roles.values() if tag in r.tags]
     ru = ", ".join(f"«{r.name_ru}»" for r in named) or "нужной"
     en = ", ".join(f"'{r.name_en}'" for r in named) or "such a role"
     return (f"«{ab.name_ru}»: в этой игре нет роли {ru}, этот ход ей не нужен.",

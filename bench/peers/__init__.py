@@ -3,8 +3,9 @@
 ``PEERS`` pins each peer's PyPI release and names its driver (a script in this folder that
 plays whole random games and prints one JSON line). ``ensure(name)`` creates the peer's
 virtualenv under ``bench/.venvs/`` and installs the pinned release with pip the first time;
-``run(...)`` plays a batch of games in a fresh process and returns games per second (the
-driver times the games alone, after its imports); ``instructions(...)`` counts the
+``run(...)`` plays a batch of games in a fresh process and returns games per second of
+CPU time (the driver times the games alone, after its imports; ``seconds`` says why CPU
+time and not wall time); ``instructions(...)`` counts the
 instructions one game costs under valgrind's callgrind: the count of a run of N games minus
 that of the same driver with 0 games (interpreter start, imports, loading), divided by N.
 
@@ -69,9 +70,18 @@ def play(name: str, games: int, args: list[str] = ()) -> dict:
 
 
 def run(name: str, games: int, args: list[str] = ()) -> float:
-    """Games per second of one batch in a fresh process."""
+    """Games per second of CPU time of one batch in a fresh process."""
     r = play(name, games, args)
-    return r["games"] / r["seconds"]
+    return r["games"] / seconds(r)
+
+
+def seconds(r: dict) -> float:
+    """The time a batch took: the driver's CPU time over its games (``cpu_seconds``),
+    not its wall time. On a machine shared with other work a process waits for a core
+    for a share of the wall time that changes from one batch to the next, and a batch of
+    ours and the peer's batch beside it are not equally unlucky; the CPU time counts
+    only the process's own work, the same way for both sides."""
+    return r.get("cpu_seconds", r["seconds"])
 
 
 def have_valgrind() -> bool:

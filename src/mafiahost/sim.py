@@ -35,9 +35,18 @@ def play_phase(g: Game, rng: random.Random) -> None:
     alive = s.living()
     rnd = rng.random
     if s.phase == "day":
+        # ``random_vote`` for each living player, inlined
         aa = against_all_today(g)
+        vote = g.vote
         for p in alive:
-            random_vote(g, p, alive, aa, rnd)
+            r = rnd()
+            if r < 0.05:
+                continue
+            target = "against_all" if aa and r < 0.1 else alive[int(rnd() * len(alive))].name
+            try:
+                vote(p.name, target)
+            except Refused:
+                pass
     phase = s.phase
     by_phase = g.rules.by_phase
     dead_movers = g.rules.dead_movers

@@ -52,7 +52,7 @@ def vote_loss(g, p):
         return (f"«{p.name}» уже не в игре и не голосует.",
                 f"'{p.name}' is out of the game (dead or removed) and cannot vote.")
     st = p.st
-    if not st:
+    if not st or st.keys().isdisjoint(_VOTELESS):
         return None
     idx = s.idx
     for k in _VOTELESS:
@@ -194,12 +194,21 @@ def resolve_day(g) -> None:
         g.emit("no_lynch", PUBLIC, why="no_vote_today")
         return
     # a player without statuses votes (vote_loss would find no reason)
-    eligible = [p for p in s.order if p.alive and (not p.st or vote_loss(g, p) is None)]
+    eligible = []
+    marked = []           # those with statuses: only they may be puppets or weigh more
+    for p in s.order:
+        if p.alive:
+            if not p.st:
+                eligible.append(p)
+            elif vote_loss(g, p) is None:
+                eligible.append(p)
+                marked.append(p)
     can = {p.name for p in eligible}
     votes = {v: t for v, t in s.votes.items() if v in can}
-    marked = [p for p in eligible if p.st]       # only they may be puppets or weigh more
+    idx = s.idx
     for p in marked:
-        master = s.status_value(p, "puppet")
+        v = p.st.get("puppet")            # s.status_value(p, "puppet")
+        master = v[1] if v is not None and v[0] >= idx else None
         if master is not None:
             if master in votes:
                 votes[p.name] = votes[master]
@@ -208,9 +217,9 @@ def resolve_day(g) -> None:
                 votes.pop(p.name, None)
     dc = DayCount(g, votes)
     for p in marked:
-        w = s.status_value(p, "vote_weight")
-        if w is not None:
-            dc.weights[p.name] = w
+        v = p.st.get("vote_weight")       # s.status_value(p, "vote_weight")
+        if v is not None and v[0] >= idx and v[1] is not None:
+            dc.weights[p.name] = v[1]
     for a in s.day_actions:
         actor = players[a.actor]
         if not actor.alive or not g.can_use_effects(actor):
@@ -225,18 +234,33 @@ def resolve_day(g) -> None:
         fn(dc, params)
     nonvoters_against_self = day.nonvoters_against_self
     for_: dict[str, list] = {}
-    shown: dict[str, list] = {}            # the public count: silently void votes as cast
+    silent = dc.silent_void
+    # the public count shows silently void votes as cast (``shown``), only kept when some
+    shown: dict[str, list] | None = {} if silent else None
     against_all = shown_against = 0
     cast = 0
-    silent = dc.silent_void
+    not_voted = []
     for p in eligible:
         name = p.name
         t = votes.get(name)
         if t is None:
+            not_voted.append(name)
             if nonvoters_against_self and not s.has(p, "excused"):
                 for_.setdefault(name, []).append(name)
-                shown.setdefault(name, []).append(name)
+                if shown is not None:
+                    shown.setdefault(name, []).append(name)
                 cast += 1
+            continue
+        if shown is None:
+            cast += 1
+            if t == "against_all":
+                against_all += 1
+            elif t != "abstain":
+                got = for_.get(t)
+                if got is None:
+                    for_[t] = [name]
+                else:
+                    got.append(name)
             continue
         void = name in silent
         cast += not void
@@ -251,24 +275,29 @@ def resolve_day(g) -> None:
         for p in s.order:
             if p.alive and s.has(p, "absent"):
                 for_.setdefault(p.name, []).append(p.name)
-                shown.setdefault(p.name, []).append(p.name)
+                if shown is not None:
+                    shown.setdefault(p.name, []).append(p.name)
     dc.for_ = for_
+    voters = {}
     if dc.weights:
         counts = {k: dc.weight_of(v) for k, v in for_.items()}
+        for k, v in for_.items():
+            voters[k] = list(v)
     else:
-        counts = {k: len(v) for k, v in for_.items()}
+        counts = {}
+        for k, v in for_.items():
+            voters[k] = list(v)
+            counts[k] = len(v)
     dc.counts = counts
-    if silent:
+    if shown is not None:
         g.emit("vote_count", PUBLIC, counts={k: dc.weight_of(v) for k, v in shown.items()},
                voters={k: list(v) for k, v in shown.items()}, against_all=shown_against,
-               not_voted=[p.name for p in eligible if p.name not in votes])
-        g.emit("vote_count_real", HOST, counts=counts, voters={k: list(v) for k, v in
-                                                                for_.items()},
+               not_voted=not_voted)
+        g.emit("vote_count_real", HOST, counts=counts, voters=voters,
                against_all=against_all, void=sorted(silent))
     else:
-        g.emit("vote_count", PUBLIC, counts=counts, voters={k: list(v) for k, v in for_.items()},
-               against_all=against_all,
-               not_voted=[p.name for p in eligible if p.name not in votes])
+        g.emit("vote_count", PUBLIC, counts=counts, voters=voters, against_all=against_all,
+               not_voted=not_voted)
     if against_all and against_all > day.against_all_share * cast:
         g.emit("vote_cancelled", PUBLIC, why="against_all")
         return

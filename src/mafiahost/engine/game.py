@@ -17,7 +17,7 @@ from .events import HOST, PUBLIC, Event
 from .mechanics import questions
 from .model import AbilitySpec, RulesetSpec
 from .night import resolve_night
-from .state import APPLY, FOREVER, Player, State
+from .state import APPLY, FOREVER, Action, Player, State
 
 mechanics.load_all()
 
@@ -43,6 +43,45 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
                             in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
     ab.constraint_fns = out
     return out
+
+
+def _partner_keys(rules: RulesetSpec) -> frozenset:
+    """The abilities (by key) with a constraint that reads other players' moves, so that a
+    move sent may leave one of theirs no room; found once per rule set."""
+    got = rules.partner_reads
+    if got is None:
+        got = rules.partner_reads = frozenset(
+            key for key, ab in rules.abilities.items()
+            if any((c if isinstance(c, str) else next(iter(c))) in mechanics.PARTNER_CONSTRAINTS
+                   for c in ab.constraints))
+    return got
+
+
+def _redirect_roles(rules: RulesetSpec) -> frozenset:
+    """The roles with an ability that redirects another player's move (a mechanic whose
+    name says ``redirect``), found once per rule set."""
+    got = rules.redirect_roles
+    if got is None:
+        out = set()
+        for rid, role in rules.roles.items():
+            for aid in role.abilities:
+                spec = rules.abilities.get(f"{rid}.{aid}")
+                if spec is not None and any("redirect" in m.name for m, _ in spec.mechs):
+                    out.add(rid)
+        got = rules.redirect_roles = frozenset(out)
+    return got
+
+
+def _team_tables(rules: RulesetSpec) -> list[tuple[str, frozenset]]:
+    """(faction id, the roles that wake with it: tag ``wakes_with:<faction>``) for each
+    faction whose members know each other, made once per rule set."""
+    got = rules.team_tables
+    if got is None:
+        got = rules.team_tables = [
+            (fid, frozenset(rid for rid, r in rules.roles.items()
+                            if f"wakes_with:{fid}" in r.tags))
+            for fid, fac in rules.factions.items() if fac.knows_members]
+    return got
 
 
 def _same_outcome(forced, option) -> bool:
@@ -122,17 +161,19 @@ class Game:
         self.options = dict(rules.options)
         seen = set()
         rows = []
+        roles = rules.roles
         for name, role in seating:
             if name in seen:
                 raise Refused(f"Имя «{name}» встречается дважды.", f"Name '{name}' appears twice.")
             seen.add(name)
-            spec = rules.roles.get(role)
+            spec = roles.get(role)
             if spec is None:
                 raise Refused(
                     f"Роли «{role}» нет в правилах «{rules.id}»; есть: {_names(rules.roles)}.",
                     f"Ruleset '{rules.id}' has no role '{role}'; it has: {_names(rules.roles)}.")
             rows.append((name, role, spec.faction))
-        problems = setup_problems(rules, [r for _, r, _ in rows])
+        problems = setup_problems(rules, [r for _, r, _ in rows]) \
+            if rules.setup.get("limits") else []
         for ru, en, warning in problems:
             if not warning:
                 raise Refused(ru, en)
@@ -153,8 +194,10 @@ class Game:
                   players=[[n, r] for n, r, _ in rows], options=dict(self.options), seed=seed,
                   **extra)
         for p in self.state.order:
-            for k, v in rules.roles[p.role].initial_status.items():
-                self.set_status(p, k, v)
+            initial = roles[p.role].initial_status
+            if initial:
+                for k, v in initial.items():
+                    self.set_status(p, k, v)
         self._tell_teams()
         self.pending_phase: tuple[str, int] | None = (rules.first_phase, 1)
         if open_first:
@@ -205,7 +248,18 @@ class Game:
         return ev
 
     def set_status(self, p: Player, status: str, value=None, until: int = FOREVER) -> None:
-        self.emit("status", HOST, player=p.name, status=status, until=until, value=value)
+        # ``emit("status", HOST, ...)`` and its apply (``state._status``), made here at
+        # once: the commonest event of a game
+        ev = _new_event(Event)
+        ev.type = "status"
+        ev.phase = self.label
+        ev.audience = HOST
+        ev.data = {"player": p.name, "status": status, "until": until, "value": value}
+        self.events.append(ev)
+        p.st[status] = [until, value]
+        s = self.state
+        if until < s.expires:
+            s.expires = until
 
     def clear_status(self, p: Player, status: str) -> None:
         if status in p.st:
@@ -403,16 +457,16 @@ class Game:
         just sent leaves no room for is withdrawn (``action_withdrawn`` why ``partner``):
         whichever of the two the host typed first, the same moves stand."""
         s = self.state
-        abilities = self.rules.abilities
+        keys = _partner_keys(self.rules)
+        if not keys or not s.pending:
+            return
         me = by.name
-        for a in list(s.pending):
-            if a.actor == me:
-                continue
+        hits = [a for a in s.pending if a.ability in keys and a.actor != me]
+        abilities = self.rules.abilities
+        for a in hits:
             ab = abilities[a.ability]
             if ab.constraint_fns is None:
                 _constraint_fns(ab)
-            if not ab.reads_partners:
-                continue
             q = s.players[a.actor]
             if self.why_not_without(a, q, ab, tuple(a.targets)) is not None:
                 self.emit("action_withdrawn", self.to(q, by), actor=a.actor, seq=a.seq,
@@ -657,13 +711,10 @@ class Game:
         target? True when the game seats, besides ``p``, a role with a redirecting move:
         a move aimed at a tied player (untouchable) is then not known to be void when sent.
         Judged by the seating, not by who is alive, so the answer tells nobody anything."""
-        rules = self.rules
-        for q in self.state.order:
-            if q is p:
-                continue
-            for aid in rules.roles[q.role].abilities:
-                spec = rules.abilities.get(f"{q.role}.{aid}")
-                if spec is not None and any("redirect" in m.name for m, _ in spec.mechs):
+        roles = _redirect_roles(self.rules)
+        if roles:
+            for q in self.state.order:
+                if q is not p and q.role in roles:
                     return True
         return False
 
@@ -676,11 +727,38 @@ class Game:
 
     def record(self, p: Player, ab: AbilitySpec, ts, role: str | None = None) -> Event:
         """Record a move already judged legal by ``why_not``."""
+        name = p.name
+        aid = ab.id
+        slot = ("faction", ab.owner or p.faction, aid) if ab.shared else (name, ab.slot)
+        d = {"actor": name, "ability": aid, "targets": list(ts), "key": ab.key,
+             "slot": list(slot)}
         if role is not None:
-            return self.emit("action", (p.name,), actor=p.name, ability=ab.id, targets=list(ts),
-                             key=ab.key, slot=list(self.slot_of(p, ab)), role=role)
-        return self.emit("action", (p.name,), actor=p.name, ability=ab.id, targets=list(ts),
-                         key=ab.key, slot=list(self.slot_of(p, ab)))
+            d["role"] = role
+        # ``emit("action", (name,), **d)`` and its apply (``state._action``), made here at
+        # once: the move is recorded as applying the event would record it
+        ev = _new_event(Event)
+        ev.type = "action"
+        ev.phase = self.label
+        ev.audience = (name,)
+        ev.data = d
+        self.events.append(ev)
+        s = self.state
+        s.seq += 1
+        a = _new_event(Action)
+        a.seq = s.seq
+        a.actor = name
+        a.ability = ab.key
+        a.targets = tuple(ts)
+        a.role = role
+        if s.phase == "day":
+            s.day_actions.append(a)
+        else:
+            s.pending.append(a)
+        key = (name, aid)
+        uses = s.uses
+        uses[key] = uses.get(key, 0) + 1
+        s.slots[slot] = a
+        return ev
 
     def vote(self, voter: str, target: str, fixed: bool = False) -> Event:
         """A day vote. ``fixed``: the host corrects a misread vote (a forum post read
@@ -691,7 +769,21 @@ class Game:
             raise Refused(*why)
         if fixed:
             return self.emit("vote", PUBLIC, voter=p.name, target=target, fixed=True)
-        return self.emit("vote", PUBLIC, voter=p.name, target=target)
+        # ``emit("vote", PUBLIC, voter=..., target=...)`` and its apply (``state._vote``),
+        # made here at once
+        name = p.name
+        ev = _new_event(Event)
+        ev.type = "vote"
+        ev.phase = self.label
+        ev.audience = PUBLIC
+        ev.data = {"voter": name, "target": target}
+        self.events.append(ev)
+        s = self.state
+        votes = s.votes
+        if name in votes:
+            s.vote_changes[name] = s.vote_changes.get(name, 0) + 1
+        votes[name] = target
+        return ev
 
     def unvote(self, voter: str, fixed: bool = False) -> Event:
         """The voter takes his vote back («снимаю голос»): he has no vote until he votes
@@ -723,6 +815,13 @@ class Game:
         self.eliminate(p, "host", why=why)
         victory.check(self)
         return self.events[start:]
+
+    def recheck_victory(self) -> None:
+        """Have the next victory check evaluate the conditions again although nobody left,
+        returned or changed side: for a rule set whose condition reads a status (a bite
+        counted, a trip made), called where that status changes (``victory.check`` skips
+        the conditions while the census is unchanged)."""
+        self.checked_census = -1
 
     def host_grant(self, name: str, coins, kind: str) -> list[Event]:
         """Coins the rules leave to the host's judgement (a literary description of a kill):
@@ -815,19 +914,16 @@ class Game:
                                   was=h.role)
 
     def _tell_teams(self) -> None:
-        rules = self.rules
-        for fid, fac in rules.factions.items():
-            if not fac.knows_members:
-                continue
-            members = [p for p in self.state.order if p.faction == fid]
-            wakers = [p for p in self.state.order
-                      if f"wakes_with:{fid}" in rules.roles[p.role].tags]
-            shown = members + wakers
+        order = self.state.order
+        for fid, wakers in _team_tables(self.rules):
+            shown = [p for p in order if p.faction == fid]
+            if wakers:
+                shown += [p for p in order if p.role in wakers]
             if not shown:
                 continue
             names = [p.name for p in shown]
             for q in shown:
-                self.emit("team", self.to(q), to=q.name, faction=fid, members=names)
+                self.emit("team", (q.name,), to=q.name, faction=fid, members=names)
 
     # ---- the legal-move generator ----------------------------------------------------
     def legal_moves(self, name: str) -> list[tuple[str, tuple]]:

@@ -7,6 +7,11 @@ ordered steps, day rules, successions and the setup table.
 
 from __future__ import annotations
 
+# mechanics that only make an attack (the dawn's settling judges it) and mechanics that
+# only leave a protection for dawn (engine.night: who is removed before his move)
+ATTACKS = ("kill", "shoot")
+PROTECTIONS = ("heal", "guard")
+
 
 class Effect:
     """One mechanic applied by an ability, with its parameters."""
@@ -38,6 +43,8 @@ class AbilitySpec:
         "name_en",
         "name_ru",
         "not_same_twice",
+        "only_attacks",
+        "only_protections",
         "owner",
         "phase",
         "reads_partners",
@@ -108,6 +115,7 @@ class AbilitySpec:
         self.mechs: tuple = ()
         self.visits = self.counts_out = False
         self.cover_aware = True
+        self.only_attacks = self.only_protections = True
         self.name_ru: str = kw.get("name_ru", id)
         self.name_en: str = kw.get("name_en", id)
         self.text_ru: str = kw.get("text_ru", "")
@@ -119,6 +127,9 @@ class AbilitySpec:
         self.visits = any(m.visits for m, _ in self.mechs)
         self.counts_out = any(m.counts_as_out for m, _ in self.mechs)
         self.cover_aware = all(m.cover_aware for m, _ in self.mechs)
+        names = [m.name for m, _ in self.mechs]
+        self.only_attacks = all(n in ATTACKS for n in names)
+        self.only_protections = all(n in PROTECTIONS for n in names)
 
 
 class RoleSpec:
@@ -260,6 +271,8 @@ class RulesetSpec:
         "hooks",
         "id",
         "options",
+        "partner_reads",
+        "redirect_roles",
         "removed_earlier",
         "reveal_roles",
         "roles",
@@ -268,6 +281,7 @@ class RulesetSpec:
         "step_index",
         "steps",
         "successions",
+        "team_tables",
         "title_en",
         "title_ru",
         "version",
@@ -277,6 +291,11 @@ class RulesetSpec:
     def __init__(self, **kw):
         self.id: str = kw["id"]
         self.win_fns: list | None = None   # compiled victory conditions (engine.victory)
+        # found on first use by the engine (engine.game): does any ability read partners'
+        # moves; which roles may redirect a move
+        self.partner_reads: frozenset | None = None
+        self.redirect_roles: frozenset | None = None
+        self.team_tables: list | None = None     # engine.game._team_tables
         self.version: int = kw.get("version", 1)
         self.title_ru: str = kw.get("title_ru", self.id)
         self.title_en: str = kw.get("title_en", self.id)

@@ -162,8 +162,10 @@ class Night:
         before he moves, with the rule set's ``removed_earlier: no_move``)?"""
         index = self.g.rules.step_index
         at = index[step.id]
-        return any(a.target is p and a.step is not None and index[a.step.id] < at
-                   for a in self.attacks)
+        for a in self.attacks:
+            if a.target is p and a.step is not None and index[a.step.id] < at:
+                return True
+        return False
 
     def _removed_before(self, a: Attack, first: Attack | None) -> str | None:
         """Why attack ``a`` is not made, its attacker being killed by ``first``: inside a
@@ -257,19 +259,25 @@ def resolve_night(g) -> None:
     by_step: dict[str, list[Action]] = {}
     for a in s.pending:
         by_step.setdefault(abilities[a.ability].step, []).append(a)
-    due = [x for x in s.schedule if x["night_idx"] == s.idx]
+    idx = s.idx
+    due = [x for x in s.schedule if x["night_idx"] == idx] if s.schedule else ()
     for fn, params in rules.hooks.get("night_start", ()):
         fn(n, params)
     for step in rules.steps:
+        moves = by_step.get(step.id)
+        if not (moves or step.auto or due):
+            continue          # nothing happens at this step tonight
         n.step = step
         for fn, params in step.auto:
             fn(n, params)
-        for item in due:
-            if item["step"] == step.id:
-                g.emit("schedule_done", HOST, item=item)
-                mechanics.SCHEDULED[item["effect"]](n, item)
-        for a in by_step.get(step.id, ()):
-            perform(n, a)
+        if due:
+            for item in due:
+                if item["step"] == step.id:
+                    g.emit("schedule_done", HOST, item=item)
+                    mechanics.SCHEDULED[item["effect"]](n, item)
+        if moves:
+            for a in moves:
+                perform(n, a)
     n.step = None
     if n.deferred:
         _run_deferred(n)
@@ -278,16 +286,20 @@ def resolve_night(g) -> None:
     for fn, params in rules.hooks.get("dawn", ()):
         fn(n, params)
     n.settle()
+    dying = n.dying
+    if not dying:
+        return
     hows: dict = {}
     for a in n.attacks:
-        if a.target.name in n.dying:
+        if a.target.name in dying:
             hows.setdefault(a.target.name, a.how)
-    for name in sorted(n.dying, key=lambda x: s.players[x].seat):
-        g.eliminate(s.players[name], hows.get(name, "killed"))
+    players = s.players
+    for p in sorted([players[x] for x in dying], key=_seat):
+        g.eliminate(p, hows.get(p.name, "killed"))
 
 
-_PROTECTIONS = ("heal", "guard")   # mechanics that only leave a protection for dawn
-_ATTACKS = ("kill", "shoot")        # mechanics that only make an attack (settle judges it)
+def _seat(p: Player) -> int:
+    return p.seat
 
 
 def _run_deferred(n: Night) -> None:
@@ -311,8 +323,8 @@ def _run_deferred(n: Night) -> None:
         g.emit("no_effect", HOST, player=a.actor, ability=abilities[a.ability].id,
                why="removed_earlier")
 
-    protective = [d for d in n.deferred
-                  if all(m.name in _PROTECTIONS for m, _ in abilities[d[0].ability].mechs)]
+    # moves that only leave a protection for dawn (heal, guard)
+    protective = [d for d in n.deferred if abilities[d[0].ability].only_protections]
     made: list[tuple] = []
     for a, step, _pos in protective:
         before = {id(e) for es in (*n.heals.values(), *n.guards.values()) for e in es}
@@ -354,17 +366,19 @@ def perform(n: Night, a: Action, deferred: bool = False) -> None:
     s = n.s
     players = s.players
     actor = players[a.actor]
-    ab = g.rules.abilities[a.ability]
-    if not deferred and g.rules.removed_earlier == "no_move" and n.step is not None \
-            and not all(m.name in _ATTACKS for m, _ in ab.mechs) \
-            and n.attacked_before(actor, n.step):
+    rules = g.rules
+    ab = rules.abilities[a.ability]
+    # a move that only attacks is judged at dawn anyway (``settle``)
+    if not deferred and not ab.only_attacks and n.step is not None \
+            and rules.removed_earlier == "no_move" and n.attacked_before(actor, n.step):
         n.deferred.append((a, n.step, len(n.attacks)))
         return
     n.current = a
-    if a.actor in n.dead_now and actor.alive:
+    if n.dead_now and a.actor in n.dead_now and actor.alive:
         g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="dead")
         return
-    if actor.st and actor.alive and s.has(actor, "jailed"):
+    st = actor.st
+    if st and actor.alive and s.has(actor, "jailed"):
         g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="jailed")
         return
     if ab.shared:
@@ -377,15 +391,16 @@ def perform(n: Night, a: Action, deferred: bool = False) -> None:
         else:
             g.emit("blocked", HOST, player=a.actor, by=n.blocked_by.get(a.actor), ability=ab.id)
             return
-    elif ab.blockable and n.is_blocked(actor):
+    elif ab.blockable and (a.actor in n.blocked_by or st and s.has(actor, "blocked")):
         g.emit("blocked", HOST, player=a.actor, by=n.blocked_by.get(a.actor), ability=ab.id)
         return
     if ab.wasted_if_doomed and n.would_die(actor):
         g.emit("no_effect", HOST, player=a.actor, ability=ab.id, why="shot")
         return
-    run_ability(n, actor, ab, [players[t] for t in a.targets])
-    if a.targets:
-        first = a.targets[0]
+    ts = a.targets
+    run_ability(n, actor, ab, [players[ts[0]]] if len(ts) == 1 else [players[t] for t in ts])
+    if ts and (ab.not_same_twice or ab.self_not_twice):
+        first = ts[0]
         if ab.not_same_twice:
             g.set_status(actor, "last:" + ab.slot, first, until=n.idx + 2)
         if ab.self_not_twice and first == actor.name:

@@ -50,6 +50,7 @@ class State:
         "counters",
         "day_actions",
         "dice",
+        "expires",
         "idx",
         "number",
         "order",
@@ -71,10 +72,18 @@ class State:
     def __init__(self, seating: list[tuple[str, str, str]], seed: int):
         self.players: dict[str, Player] = {}
         self.order: list[Player] = []
+        # living players counted by faction and by role, kept up to date by the apply
+        # table below (victory reads them instead of recounting)
+        bf: dict[str, int] = {}
+        br: dict[str, int] = {}
         for i, (name, role, faction) in enumerate(seating):
             p = Player(name, i, role, faction)
             self.players[name] = p
             self.order.append(p)
+            bf[faction] = bf.get(faction, 0) + 1
+            br[role] = br.get(role, 0) + 1
+        self.alive_by_faction = bf
+        self.alive_by_role = br
         self.idx = 0             # phase index: 1, 2, 3 ... in play order
         self.phase = ""          # "night" | "day"
         self.number = 0          # night 1, day 1, ...
@@ -92,12 +101,10 @@ class State:
         # this phase's moves by slot: (actor, slot) or ("faction", owner, ability id)
         self.slots: dict[tuple, Action] = {}
         self.census = 0          # bumped when who is alive, or on which side, changes
-        # living players counted by faction and by role, kept up to date by the apply
-        # table below (victory reads them instead of recounting)
-        self.alive_by_faction: dict[str, int] = {}
-        self.alive_by_role: dict[str, int] = {}
-        for p in self.order:
-            _count(self, p, 1)
+        # no status set since the last sweep ends before this phase index (a lower bound
+        # of every ``until``): the sweep at a phase's start skips the players while no
+        # status can have run out
+        self.expires = FOREVER
         self._alive: list[Player] = []
         self._alive_names: list[str] = []
         self._alive_at = -1      # the census ``_alive`` was made at
@@ -151,21 +158,46 @@ def _phase_started(s: State, d: dict) -> None:
     s.vote_changes = {}
     s.day_actions = []
     keep = s.idx - 1          # the last phase's marks stay readable for its report
+    if s.expires >= keep:
+        return                # no status has run out
+    low = FOREVER
     for p in s.order:
-        if p.st:
-            for k in [k for k, v in p.st.items() if v[0] < keep]:
-                del p.st[k]
+        st = p.st
+        if st:
+            gone = None
+            for k, v in st.items():
+                until = v[0]
+                if until < keep:
+                    if gone is None:
+                        gone = [k]
+                    else:
+                        gone.append(k)
+                elif until < low:
+                    low = until
+            if gone is not None:
+                for k in gone:
+                    del st[k]
+    s.expires = low
+
+
+_new = object.__new__
 
 
 def _action(s: State, d: dict) -> None:
     s.seq += 1
-    a = Action(s.seq, d["actor"], d["key"], tuple(d["targets"]), d.get("role"))
+    a = _new(Action)        # Action(s.seq, actor, key, targets, role), uncalled
+    a.seq = s.seq
+    a.actor = actor = d["actor"]
+    a.ability = d["key"]
+    a.targets = tuple(d["targets"])
+    a.role = d.get("role")
     if s.phase == "day":
         s.day_actions.append(a)
     else:
         s.pending.append(a)
-    key = (d["actor"], d["ability"])       # per player and ability id, whatever his role
-    s.uses[key] = s.uses.get(key, 0) + 1
+    key = (actor, d["ability"])       # per player and ability id, whatever his role
+    uses = s.uses
+    uses[key] = uses.get(key, 0) + 1
     slot = d.get("slot")
     if slot is not None:
         s.slots[tuple(slot)] = a
@@ -186,7 +218,10 @@ def _vote_withdrawn(s: State, d: dict) -> None:
 
 
 def _status(s: State, d: dict) -> None:
-    s.players[d["player"]].st[d["status"]] = [d["until"], d.get("value")]
+    until = d["until"]
+    s.players[d["player"]].st[d["status"]] = [until, d.get("value")]
+    if until < s.expires:
+        s.expires = until
 
 
 def _status_cleared(s: State, d: dict) -> None:

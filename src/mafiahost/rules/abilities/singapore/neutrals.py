@@ -35,6 +35,7 @@ def bite(n, actor, targets, params):
         return
     bites = g.state.status_value(t, "bites", 0) + 1
     g.set_status(t, "bites", bites)
+    g.recheck_victory()     # the true vampire's win counts the bitten (victory.py)
     if how == "blood":
         g.set_status(t, "vote_void", "blood", until=n.idx + 1)
     elif how == "venom":
@@ -80,6 +81,7 @@ def trip(n, actor, targets, params):
     g.set_status(t, "no_action", True, until=n.idx + 2)
     g.set_status(t, "voteless", "trip", until=n.idx + 1)
     g.set_status(t, "travelled", True)
+    g.recheck_victory()     # the tour operator's win counts those sent (victory.py)
     if params.get("tour"):
         g.set_status(t, "shielded", actor.name, until=n.idx + 2)
     _take_order(n, actor, "tour", t)
@@ -148,3 +150,4 @@ def become(n, actor, targets, params):
 @mechanic("singapore_choose_mafia", visits=False)
 def choose_mafia(dc, actor, targets, params):
     dc.g.set_status(actor, "side", "mafia")
+    dc.g.recheck_victory()  # his win follows the side he chose (victory.py)

@@ -97,7 +97,8 @@ def test_the_final_post_links_the_export_and_the_public_page_serves_it(sqlite_db
                             "Шура": "civilian"}, seed=5).game_id
     h.remove(gid, "Ян", "правила")
     final = h.post(gid, "final")
-    assert f"mafiahost export {gid}" in final and "mafiahost verify" in final
+    assert f"game-{gid}.json" in final and "mafiahost verify" in final
+    assert "mafiahost export" not in final          # the host's command is not for the post
     monkeypatch.setenv("MAFIAHOST_PUBLIC_URL", "https://mafia.example")
     assert f"https://mafia.example/games/{gid}/export.json" in h.post(gid, "final")
     from test_web_support import client

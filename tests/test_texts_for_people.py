@@ -46,6 +46,10 @@ LATIN_RU = re.compile(r"(?<![\w./-])(?!(?:act|vote|late|replace|undo|resolve|pre
                       r"[a-z]{3,}(?![\w/])")
 
 
+#: an English text speaking of a player as "he": neutral ("they") or the player's gender
+HE_EN = re.compile(r"\b(?:he|his|him|himself)\b", re.I)
+
+
 RULESET_IDS = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(
     available(), key=len, reverse=True))) + r")(?![\w-])")
 
@@ -116,6 +120,8 @@ def check(text: str, ruleset: str, where: str, ids: dict, lang: str = "ru") -> N
     pats = [(ids[lang], "an id"), (PHASE_ID[lang], "a phase label"), (DUMP, "an id dump")]
     if lang == "ru":
         pats.append((LATIN_RU, "an English word"))
+    else:
+        pats.append((HE_EN, "'he' for a player"))
     for pat, what in pats:
         m = pat.search(text)
         assert m is None, f"{where}: {what} {m.group(0)!r} in: {_around(text, m)}"

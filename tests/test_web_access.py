@@ -45,6 +45,7 @@ ACCESS = {
     "/games/{gid:int}/export.json": ({"GET", "HEAD"}, "finished"),
     "/host": ({"GET", "HEAD"}, "host"),
     "/host/games": ({"POST"}, "host"),
+    "/host/settings": ({"POST"}, "host"),
     "/host/games/{gid:int}": ({"GET", "HEAD"}, "game host"),
     "/host/games/{gid:int}/preview": ({"GET", "HEAD"}, "game host"),
     "/host/games/{gid:int}/posts": ({"GET", "HEAD"}, "game host"),
@@ -330,6 +331,11 @@ def _links(world):
                               PlayerLinkRow.token_hash).all())
 
 
+def _accounts(world) -> list:
+    """Every account with its settings (a refused POST changes none: the time zone)."""
+    return [(a["name"], a["tz"]) for a in world["host"].host_accounts()]
+
+
 def _forms(world, path: str) -> dict:
     """A meaningful form for each POST route (so a refusal is about access, not input)."""
     name = path.rsplit("/", 1)[1]
@@ -343,6 +349,7 @@ def _forms(world, path: str) -> dict:
             "votes": {"dump": "Автор: Егор | 12.03.2024 21:15\n[spoiler=Голос против]Анна"
                               "[/spoiler]"},
             "games": {"ruleset": "vanilla", "players": "a,b,c,d,e,f"},
+            "settings": {"tz": "Asia/Omsk"},
             "login": {"key": "nope"}}.get(name, {})
 
 
@@ -358,7 +365,7 @@ def test_every_post_route_refuses_everyone_without_the_right_credential(world):
                 continue
             rule = ACCESS[path][1]
             for url in urls_for(path, world, tok):
-                before = (_revs(world), _links(world), len(world["host"].host_accounts()))
+                before = (_revs(world), _links(world), _accounts(world))
                 form = _forms(world, url)
                 own_player = rule == "player" and tok and url.startswith(f"/p/{tok}/")
                 own_host = host_csrf_of(world, who) if who in HOSTS else None
@@ -400,7 +407,7 @@ def test_every_post_route_refuses_everyone_without_the_right_credential(world):
                 refused = (401, 403, 404, 415) if rule.startswith("api") else (403, 404)
                 assert r.status_code in refused, (who, url, r.status_code)
                 assert r2.status_code in refused, (who, url, r2.status_code)
-                after = (_revs(world), _links(world), len(world["host"].host_accounts()))
+                after = (_revs(world), _links(world), _accounts(world))
                 assert after == before, (who, url)
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
 from . import cli_balance
+from .cli_parser import Parser
 from .engine.errors import Refused, RulesetError
 
 
@@ -171,7 +171,8 @@ def cmd_game(args) -> int:
         roles = parse_roles(args.roles, players) if args.roles else None
         if args.deadline:                   # a bad or past deadline: refused before anything
             from .host import deadlines
-            deadlines.read(args.deadline)
+            tz = h.host_tz(args.owner) if args.owner else ""
+            deadlines.read(args.deadline, deadlines.zone(tz or None))
         d = h.new_game(args.ruleset, players, roles=roles, options=_opts(args.option),
                        schedule=args.schedule,
                        mafia=args.mafia, seed=args.seed, name=args.name or "",
@@ -181,6 +182,14 @@ def cmd_game(args) -> int:
                        bots=parse_bots(args.bots, players) if args.bots else None)
         if args.deadline:
             h.set_deadline(d.game_id, args.deadline)
+            d.post = h.post(d.game_id, "start")          # the first post with its deadline
+        else:
+            ru = (args.lang or "ru") == "ru"
+            d.message += ("\nСрок первой фазы не задан (в пост не попал): mafiahost game "
+                          f"deadline {d.game_id} \"ГГГГ-ММ-ДД ЧЧ:ММ\", затем post --start."
+                          if ru else
+                          "\nThe first phase has no deadline (none in the post): mafiahost "
+                          f"game deadline {d.game_id} \"YYYY-MM-DD HH:MM\", then post --start.")
         return _done(d)
     if sub == "demo":
         return _game_demo(h, args)
@@ -543,157 +552,254 @@ HOST_COMMANDS = {"game": cmd_game, "act": cmd_act, "vote": cmd_vote, "votes": cm
 
 
 def _host_parsers(sub) -> None:
-    db = argparse.ArgumentParser(add_help=False)
-    db.add_argument("--db", help="SQLite file or database URL (postgresql://...); "
-                                 "default $MAFIAHOST_DB, else ./mafiahost.db")
-    db.add_argument("--lang", choices=("ru", "en"), help="language of posts and answers")
-    db.add_argument("--format", choices=("plain", "bbcode"), help="post format")
-    gid = argparse.ArgumentParser(add_help=False)
-    gid.add_argument("id", type=int, help="game number (game list)")
+    db = Parser(add_help=False)
+    db.add_argument("--db", help="файл SQLite или адрес базы (postgresql://...); по умолчанию "
+                                 "$MAFIAHOST_DB, иначе ./mafiahost.db · SQLite file or database "
+                                 "URL; default $MAFIAHOST_DB, else ./mafiahost.db")
+    db.add_argument("--lang", choices=("ru", "en"),
+                    help="язык постов и ответов · language of posts and answers")
+    db.add_argument("--format", choices=("plain", "bbcode"),
+                    help="вид постов: простой текст или BBCode · post format")
+    gid = Parser(add_help=False)
+    gid.add_argument("id", type=int, metavar="ID",
+                     help="номер игры (game list) · game number (game list)")
 
-    p = sub.add_parser("game", help="host a saved game: new, demo, list, show, deadline, "
-                                    "replace, remove, absent, excuse")
+    p = sub.add_parser("game", help="сохранённая игра: новая, демо, список, состояние, срок, "
+                                    "замена, вывод · host a saved game")
     gs = p.add_subparsers(dest="game_cmd", required=True)
-    q = gs.add_parser("new", parents=[db], help="deal roles and start a saved game")
-    q.add_argument("ruleset")
+    q = gs.add_parser("new", parents=[db], help="раздать роли и начать игру · deal roles and "
+                                                "start a saved game")
+    q.add_argument("ruleset", metavar="RULESET",
+                   help="правила (mafiahost rulesets) · the rule set (mafiahost rulesets)")
     q.add_argument("--players", required=True,
-                   help='seating order, a gender if you give it: "Анна:ж,Борис:м,Вера,..."')
-    q.add_argument("--roles", help='the host\'s assignment: "Анна=commissar,..." or roles in '
-                                   'seating order (default: dealt by the rule set)')
-    q.add_argument("--option", action="append", help="ruleset option NAME=VALUE")
-    q.add_argument("--mafia", type=int, help="number of mafia (vanilla)")
-    q.add_argument("--seed", type=int, help="dice seed (default: a fresh random one)")
-    q.add_argument("--name", help="a label for the game")
-    q.add_argument("--deadline", help="deadline of the first phase, e.g. 2025-05-01 21:00")
-    q.add_argument("--schedule", help='when each phase ends, e.g. "day=+1 23:00, '
-                                      'night=+1 10:00" (default: what the seed says)')
+                   help='порядок рассадки, пол по желанию: "Анна:ж,Борис:м,Вера,..." · '
+                        'seating order, a gender if you give it')
+    q.add_argument("--roles", help='роли от ведущего: "Анна=Комиссар,..." или роли по порядку '
+                                   'рассадки (по умолчанию раздают правила) · the host\'s '
+                                   'assignment (default: dealt by the rule set)')
+    q.add_argument("--option", action="append",
+                   help="настройка правил ИМЯ=ЗНАЧЕНИЕ (yakuza=да) · ruleset option NAME=VALUE")
+    q.add_argument("--mafia", type=int, help="сколько мафии (vanilla) · number of mafia "
+                                             "(vanilla)")
+    q.add_argument("--seed", type=int, help="зерно кубика (по умолчанию новое случайное) · "
+                                            "dice seed (default: a fresh random one)")
+    q.add_argument("--name", help="название игры · a label for the game")
+    q.add_argument("--deadline", help="срок первой фазы, например 2026-12-02 21:00 · deadline "
+                                      "of the first phase")
+    q.add_argument("--schedule", help='когда кончается каждая фаза, например "day=+1 23:00, '
+                                      'night=+1 10:00" (по умолчанию как в правилах) · when '
+                                      'each phase ends (default: what the seed says)')
     q.add_argument("--accept-warnings", action="store_true",
-                   help="accept the rules' recommendations the setup goes against (e.g. a "
-                        "single under ten players in classic); what the rules forbid stays "
-                        "refused")
-    q.add_argument("--owner", help="the host account that owns it (mafiahost host add)")
-    q.add_argument("--bots", help='seats played by bots: "Глеб=sensible,Дина=random" (their '
-                                  'moves are sent when each phase opens)')
-    q = gs.add_parser("demo", parents=[db], help="a ready-to-play demo game to try commands")
-    q.add_argument("--ruleset", default="gemini")
-    q.add_argument("--players", type=int, default=12)
-    q.add_argument("--seed", type=int)
-    q = gs.add_parser("list", parents=[db], help="the saved games")
-    q.add_argument("--json", action="store_true")
-    q = gs.add_parser("show", parents=[db, gid], help="phase, deadline, players, statuses, "
-                                                      "who has not acted or voted")
-    q.add_argument("--json", action="store_true")
-    q = gs.add_parser("deadline", parents=[db, gid], help="set this phase's deadline")
-    q.add_argument("when", nargs="?", help="e.g. 2025-05-01 21:00 (the host's zone, "
-                                           "$MAFIAHOST_TZ, Moscow by default) or "
-                                           "2025-05-01T21:00+03:00")
-    q.add_argument("--clear", action="store_true")
+                   help="принять расклад вопреки рекомендациям правил (запрещённое правилами "
+                        "всё равно не пройдёт) · accept the rules' recommendations the setup "
+                        "goes against; what the rules forbid stays refused")
+    q.add_argument("--owner", help="учётная запись ведущего-владельца (mafiahost host add) · "
+                                   "the host account that owns it")
+    q.add_argument("--bots", help='места за ботами: "Глеб=разумный,Дина=случайный" (их ходы '
+                                  'отправляются в начале каждой фазы) · seats played by bots')
+    q = gs.add_parser("demo", parents=[db], help="готовая демо-игра, чтобы попробовать "
+                                                 "команды · a ready-to-play demo game")
+    q.add_argument("--ruleset", default="gemini",
+                   help="правила (по умолчанию gemini) · the rule set (gemini)")
+    q.add_argument("--players", type=int, default=12,
+                   help="сколько игроков (12) · number of players (12)")
+    q.add_argument("--seed", type=int, help="зерно кубика · dice seed")
+    q = gs.add_parser("list", parents=[db], help="сохранённые игры · the saved games")
+    q.add_argument("--json", action="store_true", help=JSON_HELP)
+    q = gs.add_parser("show", parents=[db, gid], help="фаза, срок, игроки, отметки, кто не "
+                                                      "походил и не проголосовал · phase, "
+                                                      "deadline, players, who has not acted")
+    q.add_argument("--json", action="store_true", help=JSON_HELP)
+    q = gs.add_parser("deadline", parents=[db, gid], help="срок этой фазы · set this phase's "
+                                                          "deadline")
+    q.add_argument("when", nargs="?", metavar="WHEN",
+                   help="например 2026-12-02 21:00 (пояс ведущего, $MAFIAHOST_TZ, иначе "
+                        "Москва) или 2026-12-02T21:00+03:00 · the host's zone, Moscow by "
+                        "default")
+    q.add_argument("--clear", action="store_true", help="снять срок · clear the deadline")
     q.add_argument("--past", action="store_true",
-                   help="accept a time that has passed (a game entered afterwards)")
+                   help="принять прошедшее время (игру вносят задним числом) · accept a time "
+                        "that has passed")
     q = gs.add_parser("schedule", parents=[db, gid],
-                      help="when each phase ends; sets the next deadline at every resolve")
-    q.add_argument("schedule", help='e.g. "day=+1 23:00, night=+1 10:00" or "day=48h"')
+                      help="когда кончается каждая фаза; следующий срок ставится при каждом "
+                           "итоге · when each phase ends")
+    q.add_argument("schedule", metavar="SCHEDULE",
+                   help='например "day=+1 23:00, night=+1 10:00" или "day=48h" · e.g. '
+                        '"day=48h"')
     q = gs.add_parser("reminders", parents=[db],
-                      help="games whose deadline has passed or comes soon")
-    q.add_argument("--hours", type=float, default=24, help="within this many hours (24)")
-    q = gs.add_parser("replace", parents=[db, gid], help="замена: a new player takes a seat")
-    q.add_argument("seat")
-    q.add_argument("by", help='the newcomer, with his gender if you give it: "Новичок:м"')
+                      help="игры, у которых срок прошёл или близок · games whose deadline has "
+                           "passed or comes soon")
+    q.add_argument("--hours", type=float, default=24,
+                   help="в пределах стольких часов (24) · within this many hours (24)")
+    q = gs.add_parser("replace", parents=[db, gid],
+                      help="замена: новый игрок садится на место · a new player takes a seat")
+    q.add_argument("seat", metavar="SEAT", help="чьё место · whose seat")
+    q.add_argument("by", metavar="NEWCOMER",
+                   help='новый игрок, пол по желанию: "Новичок:м" · the newcomer, with a '
+                        'gender if you give it')
     q = gs.add_parser("gender", parents=[db, gid],
-                      help="пол игрока для текстов / a player's gender for the texts")
-    q.add_argument("player")
-    q.add_argument("gender", help="м | ж | - (не указан: нейтральные формулировки)")
+                      help="пол игрока для текстов · a player's gender for the texts")
+    q.add_argument("player", metavar="PLAYER", help="игрок · the player")
+    q.add_argument("gender", metavar="GENDER",
+                   help="м | ж | - (не указан: нейтральные формулировки) · m | f | - (neutral "
+                        "wording)")
     q = gs.add_parser("remove", parents=[db, gid],
-                      help="the host's override (мастерский произвол): remove a player")
-    q.add_argument("player")
-    q.add_argument("--why", help="the reason, for the log")
-    q = gs.add_parser("absent", parents=[db, gid], help="a player who did not post today")
-    q.add_argument("player")
-    q = gs.add_parser("excuse", parents=[db, gid], help="excuse a player from today's vote")
-    q.add_argument("player")
+                      help="мастерский произвол: вывести игрока · the host's override: remove "
+                           "a player")
+    q.add_argument("player", metavar="PLAYER", help="игрок · the player")
+    q.add_argument("--why", help="причина, для журнала · the reason, for the log")
+    q = gs.add_parser("absent", parents=[db, gid],
+                      help="игрок не писал сегодня в теме · a player who did not post today")
+    q.add_argument("player", metavar="PLAYER", help="игрок · the player")
+    q = gs.add_parser("excuse", parents=[db, gid],
+                      help="освободить игрока от сегодняшнего голосования · excuse a player "
+                           "from today's vote")
+    q.add_argument("player", metavar="PLAYER", help="игрок · the player")
 
-    p = sub.add_parser("act", parents=[db, gid], help="record a move")
-    p.add_argument("actor")
-    p.add_argument("ability")
-    p.add_argument("targets", nargs="*")
-    p.add_argument("--replace", action="store_true", help="replace the move already sent")
-    p = sub.add_parser("vote", parents=[db, gid], help="record a vote")
-    p.add_argument("voter")
-    p.add_argument("target", help='a player, "против всех"/against_all or abstain')
-    p.add_argument("--at", help="when it was cast (default now), for the deadline")
-    p.add_argument("--late", action="store_true", help="count it although late")
-    p = sub.add_parser("votes", help="forum votes: import a dump, the live count, the records")
+    p = sub.add_parser("act", parents=[db, gid], help="записать ход · record a move")
+    p.add_argument("actor", metavar="PLAYER", help="кто ходит · who moves")
+    p.add_argument("ability", metavar="MOVE",
+                   help="ход, как пишут игроки: убить, проверка, лечение... · the move as "
+                        "players write it")
+    p.add_argument("targets", nargs="*", default=[], metavar="TARGET", help="на кого · on whom")
+    p.add_argument("--replace", action="store_true",
+                   help="заменить уже присланный ход · replace the move already sent")
+    p = sub.add_parser("vote", parents=[db, gid], help="записать голос · record a vote")
+    p.add_argument("voter", metavar="VOTER", help="кто голосует · who votes")
+    p.add_argument("target", metavar="TARGET",
+                   help='игрок, "против всех" или "воздержаться" · a player, against_all or '
+                        'abstain')
+    p.add_argument("--at", help="когда подан (по умолчанию сейчас), для срока · when it was "
+                                "cast (default now)")
+    p.add_argument("--late", action="store_true",
+                   help="засчитать, хотя и после срока · count it although late")
+    p = sub.add_parser("votes", help="голоса с форума: выгрузка темы, подсчёт, записи · forum "
+                                     "votes: import a dump, the count, the records")
     vs = p.add_subparsers(dest="votes_cmd", required=True)
     from .cli_votes import register
     register(vs, db, gid)
-    p = sub.add_parser("resolve", parents=[db, gid], help="settle the phase")
-    p.add_argument("--preview", action="store_true", help="show the outcome, commit nothing")
-    p = sub.add_parser("post", parents=[db, gid], help="a public post ready to paste")
+    p = sub.add_parser("resolve", parents=[db, gid], help="подвести итог фазы · settle the "
+                                                          "phase")
+    p.add_argument("--preview", action="store_true",
+                   help="показать, что будет, ничего не меняя · show the outcome, commit "
+                        "nothing")
+    p = sub.add_parser("post", parents=[db, gid], help="пост в тему, готовый к вставке · a "
+                                                       "public post ready to paste")
     k = p.add_mutually_exclusive_group()
-    k.add_argument("--start", action="store_true", help="the first post (with commitment)")
-    k.add_argument("--votes", action="store_true", help="the live vote count")
-    k.add_argument("--final", action="store_true", help="the final post (roles, log, seed)")
-    k.add_argument("--phase", help='the result of a phase, e.g. "night 1"')
-    p.add_argument("--force", action="store_true", help="final post before the end")
-    p = sub.add_parser("pm", parents=[db, gid], help="private messages due to players")
-    p.add_argument("player", nargs="?")
-    p.add_argument("--phase", help='every private message of a phase, e.g. "night 2"')
-    p = sub.add_parser("cards", parents=[db, gid], help="role cards to send at the start")
-    p.add_argument("player", nargs="?")
-    p = sub.add_parser("undo", parents=[db, gid], help="revert the last command exactly")
+    k.add_argument("--start", action="store_true",
+                   help="первый пост (с обязательством) · the first post (with commitment)")
+    k.add_argument("--votes", action="store_true",
+                   help="текущий подсчёт голосов · the live vote count")
+    k.add_argument("--final", action="store_true",
+                   help="итоговый пост (роли, журнал, зерно) · the final post (roles, log, "
+                        "seed)")
+    k.add_argument("--phase", help='итог фазы, например "ночь 1" или "день 2" · the result of a '
+                                   'phase, e.g. "night 1"')
+    p.add_argument("--force", action="store_true",
+                   help="итоговый пост до конца игры · the final post before the end")
+    p = sub.add_parser("pm", parents=[db, gid], help="личные сообщения игрокам · private "
+                                                     "messages due to players")
+    p.add_argument("player", nargs="?", metavar="PLAYER",
+                   help="только этому игроку · only this player's")
+    p.add_argument("--phase", help='все личные сообщения фазы, например "ночь 2" · every '
+                                   'private message of a phase')
+    p = sub.add_parser("cards", parents=[db, gid], help="карточки ролей для раздачи · role "
+                                                        "cards to send at the start")
+    p.add_argument("player", nargs="?", metavar="PLAYER",
+                   help="только этому игроку · only this player's")
+    p = sub.add_parser("undo", parents=[db, gid], help="отменить последнюю команду · revert the "
+                                                       "last command exactly")
     p.add_argument("--dry-run", action="store_true",
-                   help="say what undo would revert, change nothing")
-    p = sub.add_parser("log", parents=[db, gid], help="every event with its cause (host only)")
-    p.add_argument("--undone", action="store_true", help="also list undone commands")
+                   help="сказать, что будет отменено, ничего не меняя · say what undo would "
+                        "revert, change nothing")
+    p = sub.add_parser("log", parents=[db, gid], help="журнал ведущего: каждое событие с "
+                                                      "причиной · every event with its cause")
+    p.add_argument("--undone", action="store_true",
+                   help="показать и отменённые команды · also list undone commands")
     p.add_argument("--ids", action="store_true",
-                   help="the raw log: command kinds, event types, audiences, fields")
-    p = sub.add_parser("export", parents=[db, gid], help="the whole game as one JSON file")
-    p.add_argument("-o", "--output", help="file to write (default: standard output)")
-    p = sub.add_parser("import", parents=[db], help="store an exported game as a new game")
-    p.add_argument("file")
-    p.add_argument("--name")
-    p = sub.add_parser("verify", help="check an exported game: commitment, deal, every roll")
-    p.add_argument("file")
-    p.add_argument("--lang", choices=("ru", "en"), help="language (default: the game's)")
+                   help="сырой журнал: виды команд, типы событий, поля · the raw log: command "
+                        "kinds, event types, fields")
+    p = sub.add_parser("export", parents=[db, gid], help="вся игра одним файлом JSON · the "
+                                                         "whole game as one JSON file")
+    p.add_argument("-o", "--output", help="куда записать (по умолчанию на экран) · file to "
+                                          "write (default: standard output)")
+    p = sub.add_parser("import", parents=[db], help="сохранить выгруженную игру как новую · "
+                                                    "store an exported game as a new game")
+    p.add_argument("file", metavar="FILE", help="файл export · the exported file")
+    p.add_argument("--name", help="название игры · a label for the game")
+    p = sub.add_parser("verify", help="проверить выгруженную игру: обязательство, раздачу, "
+                                      "каждый бросок · check an exported game")
+    p.add_argument("file", metavar="FILE", help="файл export · the exported file")
+    p.add_argument("--lang", choices=("ru", "en"),
+                   help="язык (по умолчанию язык игры) · language (default: the game's)")
     from . import cli_hosts, cli_questions
     cli_hosts.register(sub, db)
     cli_questions.register(sub, db)
-    p = sub.add_parser("serve", parents=[db], help="the web app for the host and the players")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000)
+    p = sub.add_parser("serve", parents=[db], help="сайт для ведущего и игроков · the web app "
+                                                   "for the host and the players")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="адрес для входящих (127.0.0.1) · address to listen on")
+    p.add_argument("--port", type=int, default=8000, help="порт (8000) · port")
     p.add_argument("--demo", action="store_true",
-                   help="create a demo gemini game and print the host's key and the "
-                        "players' links")
-    p.add_argument("--workers", type=int, default=1, help="app processes (default 1)")
-    p.add_argument("--public-url", help="the address players reach (for printed links)")
+                   help="создать демо-игру gemini и показать ключ ведущего и ссылки игроков · "
+                        "create a demo game and print the host's key and the players' links")
+    p.add_argument("--workers", type=int, default=1,
+                   help="сколько процессов (1) · app processes (1)")
+    p.add_argument("--public-url", help="адрес, по которому заходят игроки (для ссылок) · the "
+                                        "address players reach")
     p.add_argument("--access-log", action="store_true",
-                   help="log every request (players' tokens and query strings are "
-                        "replaced by …)")
+                   help="записывать каждый запрос (токены игроков заменяются на …) · log every "
+                        "request (players' tokens replaced by …)")
+
+
+JSON_HELP = "вывести JSON (для программ) · print JSON (for programs)"
+
+
+def build_parser() -> tuple[Parser, dict]:
+    """The whole command line (every command's parser) and the balance commands' handlers,
+    for ``main`` and its tests."""
+    ap = Parser(prog="mafiahost",
+                description="Ведущий форумной мафии · Host forum Mafia games.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("rulesets", help="список правил · list the rule sets")
+    p = sub.add_parser("roles", help="лист ролей правил · print a rule set's role sheet")
+    p.add_argument("ruleset", metavar="RULESET", help="правила · the rule set")
+    p = sub.add_parser("scenario", help="прогнать сценарии (файлы или папки) · run scenario "
+                                        "files or folders")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="файл или папка · file or folder")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
+    p = sub.add_parser("run", help="сыграть сценарий и показать каждое событие · play a "
+                                   "scenario's script and print every event")
+    p.add_argument("file", metavar="FILE", help="файл сценария · the scenario file")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
+    p = sub.add_parser("demo", help="целая игра случайными ходами, без сохранения · a whole "
+                                    "game by random legal moves")
+    p.add_argument("ruleset", metavar="RULESET", help="правила · the rule set")
+    p.add_argument("--players", type=int, default=12,
+                   help="сколько игроков (12) · number of players (12)")
+    p.add_argument("--seed", type=int, default=1, help="зерно кубика (1) · dice seed (1)")
+    p.add_argument("--lang", choices=("ru", "en"), default="ru", help="язык · language")
+    p.add_argument("--option", action="append",
+                   help="настройка правил ИМЯ=ЗНАЧЕНИЕ · ruleset option NAME=VALUE")
+    p.add_argument("--mafia", type=int, help="сколько мафии (vanilla) · number of mafia")
+    p.add_argument("--max-phases", type=int, default=200,
+                   help="не больше стольких фаз (200) · at most this many phases")
+    _host_parsers(sub)
+    return ap, cli_balance.register(sub)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="mafiahost", description="Host forum Mafia games.")
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("rulesets", help="list the rule sets")
-    p = sub.add_parser("roles", help="print a rule set's role sheet")
-    p.add_argument("ruleset")
-    p = sub.add_parser("scenario", help="run scenario files or folders")
-    p.add_argument("paths", nargs="+")
-    p.add_argument("--json", action="store_true")
-    p = sub.add_parser("run", help="play a scenario's script and print every event")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true")
-    p = sub.add_parser("demo", help="a whole game by random legal moves")
-    p.add_argument("ruleset")
-    p.add_argument("--players", type=int, default=12)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--lang", choices=("ru", "en"), default="ru")
-    p.add_argument("--option", action="append", help="ruleset option NAME=VALUE")
-    p.add_argument("--mafia", type=int, help="number of mafia (vanilla)")
-    p.add_argument("--max-phases", type=int, default=200)
-    _host_parsers(sub)
-    balance_commands = cli_balance.register(sub)
+    ap, balance_commands = build_parser()
     args = ap.parse_args(argv)
+    try:
+        return _run(args, balance_commands)
+    except BrokenPipeError:             # the reader went away (``… | head``): no traceback
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _run(args, balance_commands) -> int:
     try:
         return {"rulesets": cmd_rulesets, "roles": cmd_roles, "scenario": cmd_scenario,
                 "run": cmd_run, "demo": cmd_demo, **HOST_COMMANDS,

@@ -161,51 +161,70 @@ def _positive_float(x: str) -> float:
     try:
         v = float(x)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a number, not {x!r}") from None
+        raise argparse.ArgumentTypeError(f"нужно число, а не «{x}» · a number, not {x!r}") from None
     if v <= 0:
-        raise argparse.ArgumentTypeError("must be above zero")
+        raise argparse.ArgumentTypeError("нужно больше нуля · must be above zero")
     return v
 
 
 def register(sub) -> dict:
     """Add ``odds`` and ``balance`` to the command line; returns their handlers."""
-    p = sub.add_parser("odds", help="exact win odds of vanilla mafia (uniform model, detective)")
-    p.add_argument("ruleset", help="vanilla")
-    p.add_argument("--players", type=int, required=True)
-    p.add_argument("--mafia", type=int, required=True)
-    p.add_argument("--first", choices=("night", "day"), default="night")
+    p = sub.add_parser("odds", help="точные шансы на победу в vanilla (равновероятная модель, "
+                                    "комиссар) · exact win odds of vanilla mafia")
+    p.add_argument("ruleset", metavar="RULESET", help="правила: vanilla · the rule set: vanilla")
+    p.add_argument("--players", type=int, required=True, help="сколько игроков · players")
+    p.add_argument("--mafia", type=int, required=True, help="сколько мафии · mafia")
+    p.add_argument("--first", choices=("night", "day"), default="night",
+                   help="с чего начинается игра: night (ночь) или day (день) · the first phase")
     p.add_argument("--win", choices=("parity", "town_gone"), default="parity",
-                   help="mafia win at parity (the rule set's default) or when no town is left")
+                   help="мафия побеждает при равенстве (parity, как в правилах) или когда мирных "
+                        "не осталось (town_gone) · mafia win at parity or when no town is left")
     p.add_argument("--detective", action="store_true",
-                   help="also the exact odds with one detective unknown to the mafia")
+                   help="ещё и шансы с одним комиссаром, неизвестным мафии · also the odds with "
+                        "one detective")
     p.add_argument("--check", choices=("after", "before"), default="after",
-                   help="the detective checks after the night's kill (default) or before it")
-    p.add_argument("--json", action="store_true")
-    p = sub.add_parser("balance", help="simulated win rates of a setup, with 95%% intervals")
-    p.add_argument("ruleset")
-    p.add_argument("--players", type=int, required=True)
-    p.add_argument("--roles", help="the roles in play, e.g. boss,doctor,mafioso*2 "
-                                   "(the rest are the rule set's plain role)")
-    p.add_argument("--option", action="append", help="ruleset option NAME=VALUE")
-    p.add_argument("--mafia", type=int, help="number of mafia (vanilla)")
-    p.add_argument("--policy", choices=("random", "sensible", "uniform"), default="random")
+                   help="комиссар проверяет после ночного выстрела (after) или до него (before) "
+                        "· the detective checks after or before the kill")
+    p.add_argument("--json", action="store_true",
+                   help="вывести JSON (для программ) · print JSON (for programs)")
+    p = sub.add_parser("balance", help="честен ли расклад: доли побед по моделированию с 95%% "
+                                       "интервалами · simulated win rates of a setup")
+    p.add_argument("ruleset", metavar="RULESET", help="правила · the rule set")
+    p.add_argument("--players", type=int, required=True, help="сколько игроков · players")
+    p.add_argument("--roles", help="роли в игре, например boss,doctor,mafioso*2 (остальные — "
+                                   "простая роль правил) · the roles in play")
+    p.add_argument("--option", action="append",
+                   help="настройка правил ИМЯ=ЗНАЧЕНИЕ · ruleset option NAME=VALUE")
+    p.add_argument("--mafia", type=int, help="сколько мафии (vanilla) · number of mafia")
+    p.add_argument("--policy", choices=("random", "sensible", "uniform"), default="random",
+                   help="как играют: случайно, разумно, равновероятно · how the seats play")
     p.add_argument("--precision", type=_positive_float, default=0.01,
-                   help="stop when every interval is within ± this (default 0.01 = ±1%%)")
-    p.add_argument("--games", type=int, default=100_000, help="at most this many games")
+                   help="остановиться, когда каждый интервал не шире ± этого (0.01 = ±1%%) · "
+                        "stop when every interval is within ± this")
+    p.add_argument("--games", type=int, default=100_000,
+                   help="не больше стольких игр · at most this many games")
     p.add_argument("--compare", action="append",
-                   help="a second setup on the same seeds: NAME=VALUE option, or "
-                        "players=N, mafia=M, roles=LIST, ruleset=ID (repeatable)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--report", help="write an HTML report with plots to this file")
-    p.add_argument("--sweep", help="player counts for the report's plot: A..B, a list, none")
-    p.add_argument("--sweep-precision", type=_positive_float, default=0.03)
-    p.add_argument("--sweep-games", type=int, default=3000)
-    p.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
-    p.add_argument("--ray", help="run on Ray: 'local' or a cluster address")
-    p.add_argument("--seed", type=int, default=1, help="the first game's seed")
-    p.add_argument("--batch", type=int, default=200, help="games per batch (the stopping "
-                                                         "rule looks after each batch)")
-    p.add_argument("--max-phases", type=int, default=200)
-    p.add_argument("--full", action="store_true", help="keep every game's event log "
-                                                       "(the lean path is the default)")
+                   help="второй расклад на тех же зёрнах: ИМЯ=ЗНАЧЕНИЕ, players=N, mafia=M, "
+                        "roles=СПИСОК, ruleset=ID · a second setup on the same seeds")
+    p.add_argument("--json", action="store_true",
+                   help="вывести JSON (для программ) · print JSON (for programs)")
+    p.add_argument("--report", help="записать отчёт HTML с графиками в этот файл · write an "
+                                    "HTML report")
+    p.add_argument("--sweep", help="числа игроков для графика: A..B, список, none · player "
+                                   "counts for the report's plot")
+    p.add_argument("--sweep-precision", type=_positive_float, default=0.03,
+                   help="точность для графика (0.03) · the plot's precision")
+    p.add_argument("--sweep-games", type=int, default=3000,
+                   help="игр на точку графика (3000) · games per plot point")
+    p.add_argument("--workers", type=int, default=1,
+                   help="сколько процессов (1) · local processes (1)")
+    p.add_argument("--ray", help="считать на Ray: local или адрес кластера · run on Ray")
+    p.add_argument("--seed", type=int, default=1, help="зерно первой игры · the first game's "
+                                                       "seed")
+    p.add_argument("--batch", type=int, default=200,
+                   help="игр в пачке (правило остановки смотрит после каждой) · games per batch")
+    p.add_argument("--max-phases", type=int, default=200,
+                   help="не больше стольких фаз в игре (200) · at most this many phases")
+    p.add_argument("--full", action="store_true",
+                   help="хранить журнал каждой игры · keep every game's event log")
     return {"odds": cmd_odds, "balance": cmd_balance}

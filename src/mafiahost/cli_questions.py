@@ -1,6 +1,6 @@
 """``mafiahost answer ID PLAYER QUESTION ANSWER``: a player's answer to a question the rules
-put to him (a recruit's consent, a choice); the open questions are in ``game show``. And
-``mafiahost grant ID PLAYER COINS KIND``: coins the host awards by his judgement (a literary
+put to them (a recruit's consent, a choice); the open questions are in ``game show``. And
+``mafiahost grant ID PLAYER COINS KIND``: coins the host awards by their judgement (a literary
 description; the rule set says who may receive them)."""
 
 from __future__ import annotations
@@ -10,18 +10,21 @@ import argparse
 
 def register(sub, db: argparse.ArgumentParser) -> None:
     p = sub.add_parser("answer", parents=[db],
-                       help="a player's answer to a question put to him (see game show)")
-    p.add_argument("id", type=int)
-    p.add_argument("player")
-    p.add_argument("question", help="the question's number")
-    p.add_argument("answer", help="one of the question's answers")
+                       help="ответ игрока на вопрос правил (см. game show) · a player's answer "
+                            "to a question put to them")
+    p.add_argument("id", type=int, metavar="ID", help="номер игры · game number")
+    p.add_argument("player", metavar="PLAYER", help="игрок · the player")
+    p.add_argument("question", metavar="QUESTION", help="номер вопроса · the question's number")
+    p.add_argument("answer", metavar="ANSWER", help="один из ответов вопроса · one of the "
+                                                    "question's answers")
     p = sub.add_parser("grant", parents=[db],
-                       help="coins the host awards by his judgement (a literary description)")
-    p.add_argument("id", type=int)
-    p.add_argument("player")
-    p.add_argument("coins", help="how many")
-    p.add_argument("kind", help="what for (singapore: night, day, article)")
-
+                       help="монеты на усмотрение ведущего (литературное описание) · coins the "
+                            "host awards (a literary description)")
+    p.add_argument("id", type=int, metavar="ID", help="номер игры · game number")
+    p.add_argument("player", metavar="PLAYER", help="игрок · the player")
+    p.add_argument("coins", metavar="COINS", help="сколько монет · how many")
+    p.add_argument("kind", metavar="KIND", help="за что (singapore: night, day, article) · what "
+                                                "for")
 
 def cmd_answer(args) -> int:
     from .cli import _done, _host, _lang

@@ -13,27 +13,42 @@ def _out(text: str) -> None:
 
 def register(vs, db, gid) -> None:
     """Add the ``votes`` subcommands to the subparsers ``vs``."""
-    q = vs.add_parser("import", parents=[db, gid], help="count votes from a thread dump")
-    q.add_argument("file", help="the dump (- for standard input); format in docs/hosting.md")
-    q.add_argument("--since", help="ignore posts before this time")
-    q.add_argument("--alias", action="append", help="a nickname: NICK=PLAYER (repeatable)")
+    q = vs.add_parser("import", parents=[db, gid],
+                      help="подсчитать голоса по выгрузке темы · count votes from a thread dump")
+    q.add_argument("file", metavar="FILE",
+                   help="выгрузка темы (- для стандартного ввода); формат в docs/hosting.md · "
+                        "the dump (- for standard input)")
+    q.add_argument("--since", help="не читать посты до этого времени · ignore posts before "
+                                   "this time")
+    q.add_argument("--alias", action="append",
+                   help="ник: НИК=ИГРОК (можно несколько) · a nickname: NICK=PLAYER "
+                        "(repeatable)")
     q.add_argument("--json", action="store_true",
-                   help="print every counted vote and every skipped post as JSON")
-    vs.add_parser("count", parents=[db, gid], help="the vote count post")
-    q = vs.add_parser("list", parents=[db, gid], help="every vote as it came in (late ones "
-                                                      "too)")
+                   help="каждый засчитанный голос и пропущенный пост в JSON · every counted "
+                        "vote and skipped post as JSON")
+    vs.add_parser("count", parents=[db, gid], help="пост с подсчётом голосов · the vote count "
+                                                   "post")
+    q = vs.add_parser("list", parents=[db, gid],
+                      help="все голоса по порядку (и поздние) · every vote as it came in")
     q.add_argument("--json", action="store_true",
-                   help="the votes in order and each living seat's current vote, as JSON")
-    q = vs.add_parser("fix", parents=[db, gid], help="read one imported post as TARGET")
-    q.add_argument("post", help="the post's number, as the import reported it (#1234)")
-    q.add_argument("target", help='a player, "против всех", abstain, or "нет" (no vote)')
-    q = vs.add_parser("host", parents=[db, gid], help="the host's own forum nick")
-    q.add_argument("nick")
+                   help="голоса по порядку и текущий голос каждого живого в JSON · the votes "
+                        "and each living seat's current vote as JSON")
+    q = vs.add_parser("fix", parents=[db, gid],
+                      help="прочитать один пост выгрузки иначе · read one imported post as "
+                           "TARGET")
+    q.add_argument("post", metavar="POST",
+                   help="номер поста, как его назвал импорт (#1234) · the post's number")
+    q.add_argument("target", metavar="TARGET",
+                   help='игрок, "против всех", "воздержаться" или "нет" (не голос) · a player, '
+                        'against all, abstain or no vote')
+    q = vs.add_parser("host", parents=[db, gid],
+                      help="ник ведущего на форуме · the host's own forum nick")
+    q.add_argument("nick", metavar="NICK", help="ник · the nick")
     q = vs.add_parser("alias", parents=[db, gid],
-                      help="a player's other forum account or nickname, for imports")
-    q.add_argument("nick")
-    q.add_argument("player")
-
+                      help="другой ник или учётная запись игрока на форуме · a player's other "
+                           "forum nick")
+    q.add_argument("nick", metavar="NICK", help="ник · the nick")
+    q.add_argument("player", metavar="PLAYER", help="игрок · the player")
 
 def run(args, h, lang, fmt) -> int:
     """Run ``mafiahost votes ...`` on the host service ``h``."""

@@ -685,7 +685,7 @@ class Game:
                 return (f"Игрок «{t}» после ничьей на дневном голосовании неуязвим этой ночью: "
                         f"ходы других игроков на него не действуют.",
                         f"'{t}' tied at the day's vote and is untouchable tonight: other "
-                        f"players' moves do not reach him.")
+                        f"players' moves do not reach them.")
             if ab.target_faction == "own" and tp.faction != p.faction:
                 fac = rules.factions[p.faction]
                 return (f"«{ab.name_ru}»: цель должна быть из своей группировки ({fac.name_ru}).",

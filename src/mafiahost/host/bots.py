@@ -105,7 +105,7 @@ class BotCommands:
     def _with_bots(self, done: Done, lang: str | None) -> Done:
         said = self.bots_move(done.game_id, lang)
         if said:
-            la = lang or "ru"
+            la = lang or self.load(done.game_id)[0].lang      # the game's, as each move's
             done.message += "\n" + _say(la, "Боты: ", "Bots: ") + " ".join(said)
             done.data["bots"] = said
         return done

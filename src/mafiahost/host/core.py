@@ -491,10 +491,16 @@ class HostBase:
 # ---- helpers shared by the command families -------------------------------------------------
 
 def can_use(g: Game, p) -> list[str]:
-    """The abilities ``p`` may still use this phase (targets aside)."""
+    """The abilities ``p`` may still use this phase: allowed to the player, and with a
+    target the rules allow now (the antem hermit's taken moves before any are taken are
+    not listed)."""
+    abilities = [ab for ab in g.rules.by_phase[p.role].get(g.state.phase, ())
+                 if (p.alive or ab.while_dead) and g.why_not_actor(p, ab) is None]
+    if any(ab.targets for ab in abilities):
+        legal = {aid for aid, _ in g.legal_moves(p.name)}
+        abilities = [ab for ab in abilities if not ab.targets or ab.id in legal]
     return [{"id": ab.id, "targets": ab.targets, "name_ru": ab.name_ru, "name_en": ab.name_en}
-            for ab in g.rules.by_phase[p.role].get(g.state.phase, ())
-            if (p.alive or ab.while_dead) and g.why_not_actor(p, ab) is None]
+            for ab in abilities]
 
 
 def _team_move_sent(g: Game, p) -> bool:
@@ -519,20 +525,30 @@ def _team_move_sent(g: Game, p) -> bool:
     return False
 
 
+def _acted_now(g: Game) -> set[str]:
+    """Who sent a move this phase that took effect at once (an immediate day move such as
+    mafia-yakuza's description), so is not pending."""
+    out = set()
+    for e in reversed(g.events):
+        if e.type == "phase_started":
+            break
+        if e.type == "action" and e.data.get("actor"):
+            out.add(e.data["actor"])
+    return out
+
+
 def not_acted(g: Game) -> list[str]:
     """Players who may send a move this phase and have sent none, or who have a question
     put to them to answer; not one whose team move a partner has sent (what he may still
     buy or use is optional: the host waits for nothing more from him)."""
     st = g.state
     out = []
-    sent = {a.actor for a in st.pending}
+    sent = {a.actor for a in st.pending} | _acted_now(g)
     for p in st.order:
         if p.name in sent or p.alive and _team_move_sent(g, p):
             continue
-        for ab in g.rules.by_phase[p.role].get(st.phase, ()):
-            if (p.alive or ab.while_dead) and g.why_not_actor(p, ab) is None:
-                out.append(g.display(p.name))
-                break
+        if can_use(g, p):             # a move the rules allow now (with a target for it)
+            out.append(g.display(p.name))
     for q in open_questions(g):       # a question put to him and not answered yet
         name = g.display(q["to"])
         if name not in out:
@@ -565,12 +581,24 @@ def _find_action(g: Game, seq: int) -> Event | None:
     return None
 
 
+def phase_id(text: str) -> str:
+    """A phase as the host types it — «ночь 2», «День 1», "night 2" — as the log labels it
+    ("night 2"); anything else unchanged (then it matches no phase)."""
+    words = {"ночь": "night", "день": "day", "night": "night", "day": "day",
+             "раздача": "setup", "setup": "setup"}
+    parts = (text or "").strip().casefold().split()
+    if len(parts) == 2 and parts[0] in words and parts[1].isdigit():
+        return f"{words[parts[0]]} {int(parts[1])}"
+    return (text or "").strip()
+
+
 def _phase_result(g: Game, cmds: list[CommandRow], label: str) -> list[Event] | None:
-    """The events of the resolution of phase ``label`` ("night 1"), or None."""
+    """The events of the resolution of phase ``label`` ("night 1", «ночь 1»), or None."""
+    label = phase_id(label)
     for cmd in cmds:
         if cmd.kind != "resolve" or not cmd.n_events:
             continue
-        if g.events[cmd.first_event].phase == label.strip():
+        if g.events[cmd.first_event].phase == label:
             return g.events[cmd.first_event:cmd.first_event + cmd.n_events]
     return None
 

@@ -32,6 +32,7 @@ _HOURS = re.compile(r"^(\d+(?:\.\d+)?)\s*(?:h|ч|час(?:а|ов)?)$")
 
 def zone(name: str | None = None) -> tzinfo:
     """The host's time zone (``MAFIAHOST_TZ``; Moscow by default)."""
+    where = "" if name is not None else f" ({TZ_ENV})"
     name = (name if name is not None else os.environ.get(TZ_ENV, "")).strip()
     if not name or name.upper() in ("MSK", "МСК"):
         return _iana("Europe/Moscow") or MSK
@@ -42,10 +43,10 @@ def zone(name: str | None = None) -> tzinfo:
         return timezone(delta if sign == "+" else -delta)
     z = _iana(name)
     if z is None:
-        raise HostError(f"Не знаю часовой пояс «{name}» ({TZ_ENV}); пишите Europe/Moscow или "
-                        f"+03:00.",
-                        f"Unknown time zone '{name}' ({TZ_ENV}); write Europe/Moscow or "
-                        f"+03:00.")
+        raise HostError(f"Не знаю часовой пояс «{name}»{where}; пишите как Europe/Moscow, "
+                        f"Asia/Yekaterinburg или +03:00.",
+                        f"Unknown time zone '{name}'{where}; write it like Europe/Moscow, "
+                        f"Asia/Yekaterinburg or +03:00.")
     return z
 
 

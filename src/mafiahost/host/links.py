@@ -15,13 +15,47 @@ from ..store import now_iso, test_pause
 from .core import AccessDenied, HostBase, HostError, new_token
 
 
+def _zone_name(tz: str | None) -> str:
+    """A time zone the host typed, checked (a sentence if unknown); "" for the default."""
+    from . import deadlines
+    tz = (tz or "").strip()
+    if tz in ("", "-"):
+        return ""
+    if tz.upper() in ("MSK", "МСК"):
+        return "Europe/Moscow"
+    deadlines.zone(tz)
+    return tz
+
+
 class LinkCommands(HostBase):
     """Accounts, sessions, keys and links."""
 
     # ---- host accounts (the command line on the database's machine: the administrator) ---
-    def add_host(self, name: str) -> str:
-        """A new host account; its key (shown once)."""
-        return A.add_account(self.store, name)
+    def add_host(self, name: str, tz: str = "") -> str:
+        """A new host account (``tz``: its time zone for deadlines); its key (shown
+        once)."""
+        return A.add_account(self.store, name, _zone_name(tz))
+
+    def set_host_tz(self, name: str, tz: str) -> str:
+        """The account's time zone (``Europe/Moscow``, ``+05:00``; "" or ``-``: the
+        default), in which its new games' deadlines are read and set; returns the zone as
+        stored. A game's deadlines already set keep their time."""
+        tz = _zone_name(tz)
+        A.set_tz(self.store, name, tz)
+        return tz
+
+    def host_tz(self, name: str) -> str:
+        """The account's time zone ("" = the default: $MAFIAHOST_TZ, else Moscow)."""
+        return A.tz_of(self.store, name)
+
+    def account_tz(self, account: int) -> str:
+        return A.account_tz(self.store, account)
+
+    def game_zone(self, s, game_id: int):
+        """Inside a transaction: the zone a game's deadlines are read and set in — its
+        owner's, else the default ($MAFIAHOST_TZ, else Moscow)."""
+        from . import deadlines
+        return deadlines.zone(A.game_tz(s, game_id) or None)
 
     def rotate_host_key(self, name: str) -> str:
         """A new key for the account; the old key and all its sessions end now."""

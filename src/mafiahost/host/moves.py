@@ -47,6 +47,14 @@ class MoveCommands(HostBase):
             try:
                 c.op("submit", a, ab_id, ts, allowed)
             except Refused as e:
+                names = ts[:-1] if own is not None and own.names_role else ts
+                unknown = [t for t in names if t not in g.state.players]
+                if unknown:               # --replace cannot help: say whom it may mean
+                    near = _closest_seat(g, unknown[0])
+                    if near:
+                        raise HostError(e.ru + f" Может быть, {near}?",
+                                        e.en + f" Did you mean {near}?") from None
+                    raise
                 if hints and not allowed and _slot_taken(g, a, ab_id):
                     raise HostError(e.ru + " Заменить ход: act … --replace.",
                                     e.en + " To replace the move: act … --replace.") from None
@@ -96,6 +104,18 @@ def _move_words(g, key: str, ab_id: str, actor: str, targets, lang: str) -> str:
                 pass
         move += " → " + ", ".join(shown)
     return move
+
+
+def _closest_seat(g, text: str) -> str:
+    """The player whose name is closest to a name that fits nobody (rapidfuzz, at least
+    60% alike), as shown; "" when none is that close."""
+    from rapidfuzz import fuzz, process
+
+    from ..names import fold
+    shown = {p.name: g.display(p.name) for p in g.state.order}
+    hit = process.extractOne(fold(text), {k: fold(v) for k, v in shown.items()},
+                             scorer=fuzz.ratio, score_cutoff=60)
+    return shown[hit[2]] if hit else ""
 
 
 def _read_name(g, roster: Roster, text: str, notes: list[tuple[str, str]]) -> str:

@@ -17,6 +17,7 @@ from .core import (
     _phase_result,
     _say,
     format_event,
+    phase_id,
 )
 
 if TYPE_CHECKING:
@@ -66,8 +67,10 @@ class PhaseCommands(HostBase):
             now = _phase_words(g, la)
             msg = _say(la, f"{label}: итоги подведены; сейчас: {now}.",
                        f"{label} resolved; now: {now}.") if not g.state.over else \
-                _say(la, f"{label}: итоги подведены; игра окончена.",
-                     f"{label} resolved; the game is over.")
+                _say(la, f"{label}: итоги подведены; игра окончена. К итоговому посту приложите "
+                         f"файл игры: mafiahost export {game_id} -o game-{game_id}.json.",
+                     f"{label} resolved; the game is over. Attach the game's file to the final "
+                     f"post: mafiahost export {game_id} -o game-{game_id}.json.")
             if warn:
                 msg = "\n".join(["! " + x for x in warn] + [msg])
             return Done(game_id, msg, text, data={"warnings": warn})
@@ -87,7 +90,8 @@ class PhaseCommands(HostBase):
         rule = self.schedule_of(s, row, g).get(g.state.phase)
         if not rule:
             return None, []
-        now = deadlines.now()
+        z = self.game_zone(s, row.id)      # the owner's zone, else the default
+        now = deadlines.now(z)
         start = None
         if row.deadline and row.deadline_phase == old_label:
             try:
@@ -95,12 +99,12 @@ class PhaseCommands(HostBase):
             except ValueError:
                 start = None
             if start is not None and start.tzinfo is None:
-                start = start.replace(tzinfo=deadlines.zone())
-        t = deadlines.next_deadline(rule, start or now)
+                start = start.replace(tzinfo=z)
+        t = deadlines.next_deadline(rule, start or now, z)
         if t > now:
             return t, []
         late = t
-        t = deadlines.next_deadline(rule, now)
+        t = deadlines.next_deadline(rule, now, z)
         return t, [_say(lang, f"По расписанию срок вышел бы «до {deadline_words(late, 'ru')}», "
                               f"а это время уже прошло: срок считается от сейчас — до "
                               f"{deadline_words(t, 'ru')}.",
@@ -118,7 +122,7 @@ class PhaseCommands(HostBase):
         base = (os.environ.get("MAFIAHOST_PUBLIC_URL") or "").rstrip("/")
         where = f"{base}/games/{row.id}/export.json" if base else f"#file:{row.id}"
         return {"seed": row.seed, "salt": row.salt, "commitment": row.commitment,
-                "export": where}
+                "export": where, "name": row.name}
 
     # ---- posts, messages, cards --------------------------------------------------------
     def post(self, game_id: int, kind: str = "latest", phase: str | None = None,
@@ -133,7 +137,8 @@ class PhaseCommands(HostBase):
             cmds = Store.commands(s, game_id)
         la, fm = lang or row.lang, fmt or row.fmt
         if kind == "start":
-            return posts.start_post(g, row.commitment, la, fm, row.name)
+            return posts.start_post(g, row.commitment, la, fm, row.name,
+                                    deadline=_deadline_for(row, g))
         if kind == "votes":
             return self.vote_count(game_id, la, fm)
         if kind == "final":
@@ -147,14 +152,15 @@ class PhaseCommands(HostBase):
             evs = _phase_result(g, cmds, phase or "")
             if evs is None:
                 raise HostError(f"Фаза «{phase}» ещё не завершена или её нет; пишите так: "
-                                f"\"night 1\", \"day 2\".",
+                                f"«ночь 1», «день 2».",
                                 f"Phase '{phase}' is not resolved or does not exist; write "
-                                f"it like \"night 1\", \"day 2\".")
+                                f"it like 'night 1', 'day 2'.")
             return posts.phase_post(g, evs, la, fm)
         for cmd in reversed(cmds):
             evs = g.events[cmd.first_event:cmd.first_event + cmd.n_events]
             if cmd.kind == "new":
-                return posts.start_post(g, row.commitment, la, fm, row.name)
+                return posts.start_post(g, row.commitment, la, fm, row.name,
+                                    deadline=_deadline_for(row, g))
             if not any(e.audience == "public" for e in evs):
                 continue
             if cmd.kind in ("resolve", "remove", "replace", "absent"):
@@ -162,7 +168,8 @@ class PhaseCommands(HostBase):
                 if any(e.type == "game_over" for e in evs):
                     text += "\n\n" + posts.final_post(g, self._reveal(row), la, fm)
                 return text
-        return posts.start_post(g, row.commitment, la, fm, row.name)
+        return posts.start_post(g, row.commitment, la, fm, row.name,
+                                    deadline=_deadline_for(row, g))
 
     def private_messages(self, game_id: int, player: str | None = None,
                          phase: str | None = None, lang: str | None = None,
@@ -176,10 +183,15 @@ class PhaseCommands(HostBase):
             cmds = Store.commands(s, game_id)
         la, fm = lang or row.lang, fmt or row.fmt
         if phase:
-            evs = [e for e in g.events if e.phase == phase]
+            label = phase_id(phase)
+            if not any(e.phase == label for e in g.events):
+                raise HostError(f"Фазы «{phase}» в игре ещё не было; пишите так: «ночь 1», "
+                                f"«день 2».",
+                                f"There has been no phase '{phase}' yet; write it like "
+                                f"'night 1', 'day 2'.")
+            evs = [e for e in g.events if e.phase == label]
         else:
-            cmd = next((c for c in reversed(cmds) if c.kind == "resolve"), cmds[0])
-            evs = g.events[cmd.first_event:cmd.first_event + cmd.n_events]
+            evs = _latest_messages(g, [c for c in cmds if not c.undone])
         names = [self.seat(g, player)] if player else [p.name for p in g.state.order]
         if player:
             g.player(names[0])
@@ -196,12 +208,24 @@ class PhaseCommands(HostBase):
               fmt: str | None = None) -> dict[str, str]:
         """Role cards to send at the start: role, goal, abilities, known teammates."""
         from ..render import posts
-        row, g = self.load(game_id)
+        with self.store.session() as s:
+            row = self._row(s, game_id)
+            g = self._game(s, row)
+            first = Store.commands(s, game_id)[0]
         la, fm = lang or row.lang, fmt or row.fmt
         names = [self.seat(g, player)] if player else [p.name for p in g.state.order]
         if player:
             g.player(names[0])
-        return {g.display(n): posts.role_card(g, n, la, fm) for n in names}
+        # what the deal itself tells a player besides the team (the commissar knows the
+        # sergeant): the card carries it, so nothing is left for a separate message
+        dealt = [e for e in g.events[first.first_event:first.first_event + first.n_events]
+                 if e.type != "team"]
+        out = {}
+        for n in names:
+            card = posts.role_card(g, n, la, fm)
+            told = posts.private_messages(g, dealt, n, la, fm)
+            out[g.display(n)] = card + ("\n\n" + told if told else "")
+        return out
 
     # ---- undo and the log --------------------------------------------------------------
     def undo(self, game_id: int, lang: str | None = None, dry_run: bool = False) -> Done:
@@ -267,11 +291,7 @@ class PhaseCommands(HostBase):
                 continue
             for i in range(cmd.first_event, cmd.first_event + cmd.n_events):
                 lines.append("    " + format_event(i, g.events[i]))
-            res = json.loads(cmd.result)
-            for p in res.get("problems", ()):
-                lines.append(f"    ! {p}")
-            for p in res.get("notes", ()):
-                lines.append(f"    ~ {p}")
+            lines += _result_lines(cmd)
         return lines
 
     @staticmethod
@@ -288,7 +308,7 @@ class PhaseCommands(HostBase):
                 lines.append(_say(lang, f"{at} — игра создана", f"{at} — game created"))
             else:
                 what = undo_words(g, row, cmd, lang) if not cmd.undone else \
-                    _say(lang, f"команда «{cmd.kind}»", f"command '{cmd.kind}'")
+                    command_words(cmd.kind, cmd.args, lang)
                 mark = _say(lang, " [отменено]", " [undone]") if cmd.undone else ""
                 lines.append(f"{at} — {what}{mark}")
             if cmd.undone:
@@ -296,11 +316,7 @@ class PhaseCommands(HostBase):
             evs = g.events[cmd.first_event:cmd.first_event + cmd.n_events]
             for x in posts.log_sentences(g, evs, lang, "plain"):
                 lines.append("    " + x)
-            res = json.loads(cmd.result)
-            for p in res.get("problems", ()):
-                lines.append(f"    ! {p}")
-            for p in res.get("notes", ()):
-                lines.append(f"    ~ {p}")
+            lines += _result_lines(cmd)
         return lines
 
     def _dry_resolve(self, game_id: int, lang: str | None, fmt: str | None):
@@ -478,6 +494,30 @@ def chain_words(g, row, chain: list, lang: str) -> str:
                 f"{main}; with it, the bots' moves sent after it: {bw}")
 
 
+def _latest_messages(g, cmds: list) -> list:
+    """The events behind the private messages due now: the last resolve's, and what came
+    during the phase it closed and took effect at once (an item found by day, an
+    immediate result), which no earlier ``pm`` has given; not the acknowledgements of
+    moves («Ход принят»), which went out when each move was sent."""
+    resolves = [i for i, c in enumerate(cmds) if c.kind == "resolve"]
+    if not resolves:
+        c = cmds[0]
+        return g.events[c.first_event:c.first_event + c.n_events]
+    last = cmds[resolves[-1]]
+    prev = cmds[resolves[-2]] if len(resolves) > 1 else cmds[0]
+    start = prev.first_event + prev.n_events
+    during = [e for e in g.events[start:last.first_event] if e.type != "action"]
+    return during + g.events[last.first_event:last.first_event + last.n_events]
+
+
+def _result_lines(cmd) -> list[str]:
+    """A command's stored problems (``!``) and notes (``~``), indented under it in the
+    log."""
+    res = json.loads(cmd.result or "{}")
+    return [f"    ! {p}" for p in res.get("problems", ())] + \
+        [f"    ~ {p}" for p in res.get("notes", ())]
+
+
 def undo_words(g, row, cmd, lang: str) -> str:
     """A command as the host would say it («ход Анна — Убийство → Вера», «итоги фазы
     «Ночь 1»: игра вернётся в Ночь 1»), plus what happens to the deadline."""
@@ -541,8 +581,45 @@ def undo_words(g, row, cmd, lang: str) -> str:
         parts.append(_say(lang, f"срок остаётся: до {posts.deadline_words(row.deadline, lang)}",
                           f"the deadline stays: {posts.deadline_words(row.deadline, lang)}"))
     if not parts:
-        parts.append(_say(lang, f"команда «{cmd.kind}»", f"the command '{cmd.kind}'"))
+        parts.append(command_words(cmd.kind, cmd.args, lang))
     return "; ".join(parts)
+
+
+#: every command kind the host's log can hold, in words: (Russian, English); ``{nick}``,
+#: ``{player}``, ``{post}`` are filled from what the host typed
+COMMAND_WORDS = {
+    "new": ("создание игры", "the creation of the game"),
+    "act": ("ход", "a move"),
+    "vote": ("голос", "a vote"),
+    "answer": ("ответ на вопрос", "an answer to a question"),
+    "resolve": ("итоги фазы", "the result of a phase"),
+    "deadline": ("новый срок", "the new deadline"),
+    "schedule": ("расписание сроков", "the schedule of deadlines"),
+    "replace": ("замена игрока", "the replacement of a player"),
+    "remove": ("вывод игрока из игры", "the removal of a player"),
+    "absent": ("отметка «нет отписки»", "a mark of absence"),
+    "excuse": ("освобождение от голосования", "an excuse from the vote"),
+    "gender": ("пол игрока", "a player's gender"),
+    "grant": ("начисление монет за описание", "coins awarded for a description"),
+    "votes_import": ("импорт голосов из темы", "the import of votes from the thread"),
+    "votes_fix": ("исправленное прочтение поста №{post}", "the corrected reading of post "
+                                                          "#{post}"),
+    "votes_host": ("ник ведущего на форуме: {nick}", "the host's forum nick: {nick}"),
+    "votes_alias": ("ник {nick} игрока {player}", "the nick {nick} of {player}"),
+}
+
+
+def command_words(kind: str, args, lang: str) -> str:
+    """A command kind in words (``COMMAND_WORDS``), with what the host typed; a kind this
+    version does not know (a game imported from a newer one) is «команда ведущего»."""
+    try:
+        a = json.loads(args) if isinstance(args, str) else dict(args or {})
+    except ValueError:
+        a = {}
+    ru, en = COMMAND_WORDS.get(kind, ("команда ведущего", "a host's command"))
+    fill = {"nick": a.get("nick", "…"), "player": a.get("player", "…"),
+            "post": a.get("post", "…")}
+    return _say(lang, ru.format(**fill), en.format(**fill))
 
 
 def last_move_note(g, seat: str, lang: str) -> str:

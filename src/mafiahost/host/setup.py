@@ -210,10 +210,12 @@ class SetupCommands(HostBase):
         that has passed is refused unless ``allow_past``: a game entered afterwards);
         ``None`` removes it."""
         from . import deadlines
-        t = deadlines.read(when, allow_past=allow_past) if when else None
 
         def fn(c: _Ctx):
             from ..render.posts import Writer, deadline_words
+            # read in the zone of the game's owner (else the default)
+            t = (deadlines.read(when, self.game_zone(c.s, game_id), allow_past=allow_past)
+                 if when else None)
             c.before = {"deadline": c.row.deadline, "deadline_phase": c.row.deadline_phase}
             if c.g.state.over:
                 raise HostError("Игра окончена: срок не нужен.", "The game is over.")
@@ -254,7 +256,7 @@ class SetupCommands(HostBase):
                     continue
                 t = datetime.fromisoformat(row.deadline)
                 if t.tzinfo is None:
-                    t = t.replace(tzinfo=deadlines.zone())
+                    t = t.replace(tzinfo=self.game_zone(s, row.id))
                 if t - now > timedelta(hours=within_hours):
                     continue
                 left = (t - now).total_seconds() / 3600

@@ -64,6 +64,22 @@ def _fix_target(g, target: str):
     return m.seat
 
 
+def _lenient_target(g, target: str, notes: list) -> str:
+    """A vote's target typed by the host that is no exact name: read as a move's target is
+    (declension, short forms, a close spelling; ``notes`` gets how it was read), else
+    refused with the players and the closest name."""
+    from .moves import _closest_seat, _read_name
+    seat = _read_name(g, Roster.of_game(g), target, notes)
+    if seat in g.state.players:
+        return seat
+    names = ", ".join(g.display(p.name) for p in g.state.order if p.alive)
+    near = _closest_seat(g, target)
+    raise HostError(f"Игрока «{target}» нет в игре; в игре: {names}; можно и «против всех»."
+                    + (f" Может быть, {near}?" if near else ""),
+                    f"There is no player '{target}'; in the game: {names}; or against all."
+                    + (f" Did you mean {near}?" if near else ""))
+
+
 class VoteCommands(HostBase):
     """Votes."""
 
@@ -79,7 +95,10 @@ class VoteCommands(HostBase):
             g = c.g
             la = lang or c.row.lang
             v = self.seat(g, voter)
+            notes: list[tuple[str, str]] = []
             t = self._target(g, target)
+            if t not in g.state.players and t not in ("against_all", "abstain"):
+                t = _lenient_target(g, target, notes)   # «Дашу» → Даша, told in a note
             label = f"{g.state.phase} {g.state.number}"
             dl = parse_time(c.row.deadline) if c.row.deadline_phase == label else None
             when = t_at or datetime.now().astimezone()
@@ -100,6 +119,9 @@ class VoteCommands(HostBase):
                   "abstain": ("воздерживается", "abstains")}.get(t, (g.display(t),) * 2)
             said = {"ru": f"Голос: {g.display(v)} → {tt[0]}.",
                     "en": f"Vote: {g.display(v)} → {tt[1]}."}
+            for ru, en in notes:
+                said["ru"] += " " + ru
+                said["en"] += " " + en
             return Done(game_id, _say(la, said["ru"], said["en"]), data={"said": said})
         args = {"voter": voter, "target": target, "at": at, "late": late}
         if bot_after is not None:

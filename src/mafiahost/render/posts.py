@@ -484,7 +484,7 @@ def _title(g, lang):
 # ---- the first post ------------------------------------------------------------------------
 
 def start_post(g, commitment: str, lang: str = "ru", fmt: str = "plain",
-               name: str = "") -> str:
+               name: str = "", deadline=None) -> str:
     """The game's first post: the game's title (``name``, else the rule set's), the rule
     set and the options the host chose (in words), the players in seating order, how to
     vote, and the commitment (hash) to the dice seed. Nothing about roles."""
@@ -506,6 +506,10 @@ def start_post(g, commitment: str, lang: str = "ru", fmt: str = "plain",
     first = next((e.phase for e in g.events if e.type == "phase_started"), "")
     if first:
         lines.append(w.t("start", "first_phase", phase=w.phase_label(first)))
+        kind = first.partition(" ")[0]
+        if deadline:                       # the first phase's deadline, when already set
+            lines.append(w.t("post", f"deadline_{kind}" if w.has("post", f"deadline_{kind}")
+                             else "deadline", deadline=deadline_words(deadline, w.lang)))
     lines += w.vote_how()
     lines.append("")
     lines.append(w.t("start", "commitment", commitment=w.mark("bold", commitment)))
@@ -703,6 +707,8 @@ def _count_lines(w: Writer, d: dict) -> list[str]:
         out.append(w.t("post", "against_all", count=d["against_all"]))
     if d.get("not_voted"):
         out.append(w.t("post", "not_voted", players=", ".join(w.who(x) for x in d["not_voted"])))
+    if any(counts.get(t, len(v)) != len(v) for t, v in rows):
+        out.append(w.t("post", "weighted"))   # «3: Егор, Зиновий» is a double vote, not a slip
     return out
 
 
@@ -711,13 +717,6 @@ def _num(x) -> str:
 
 
 # ---- the live vote count -------------------------------------------------------------------
-
-def _when(deadline) -> str:
-    if isinstance(deadline, datetime):
-        s = deadline.strftime("%d.%m.%Y %H:%M")
-        return f"{s} {deadline.tzname()}" if deadline.tzinfo else s
-    return str(deadline)
-
 
 def vote_count_post(g, lang: str = "ru", fmt: str = "plain", deadline=None) -> str:
     """The count so far, like a forum vote counter: each candidate with the names voting
@@ -732,7 +731,7 @@ def vote_count_post(g, lang: str = "ru", fmt: str = "plain", deadline=None) -> s
         lines.append(w.t("count", "not_day"))
         return "\n".join(lines)
     if deadline is not None:
-        lines.append(w.t("count", "deadline", deadline=_when(deadline)))
+        lines.append(w.t("count", "deadline", deadline=deadline_words(deadline, w.lang)))
     eligible = [p for p in s.order if p.alive and vote_loss(g, p) is None]
     can = {p.name for p in eligible}
     # voters in the order of their current vote (a change moves the voter to the end)
@@ -795,7 +794,9 @@ def final_post(g, seed_reveal: dict | None = None, lang: str = "ru",
     seed and salt when ``seed_reveal`` is given so players can check every roll."""
     w = Writer(g, lang, fmt)
     s = g.state
-    lines = [w.mark("title", w.t("final", "title", title=_title(g, lang)))]
+    name = str((seed_reveal or {}).get("name") or "").strip()   # the game's own title
+    lines = [w.mark("title", w.t("final", "title",
+                                 title=neutral(name) if name else _title(g, lang)))]
     over = next((e for e in reversed(g.events) if e.type == "game_over"), None)
     winners = set(s.winners)
     if over is None:
@@ -838,7 +839,7 @@ def final_post(g, seed_reveal: dict | None = None, lang: str = "ru",
         for k, v in seed_reveal.items():
             if str(k).startswith("_"):
                 continue
-            if k == "export":
+            if k in ("export", "name"):     # where the file is; the title, shown above
                 continue
             key = k if k in ("seed", "salt", "commitment") else "seed_other"
             lines.append(w.t("final", key, key=k, value=v))
@@ -955,7 +956,7 @@ def role_card(g, player: str, lang: str = "ru", fmt: str = "plain") -> str:
             else:
                 when = w.t("card", "when_night_nostep")
             extra = []
-            if ab.targets != 1:
+            if ab.targets > 1:             # no count for a move on nobody (a description)
                 extra.append(w.t("card", "targets", n=ab.targets))
             if ab.uses_per_game is not None:
                 extra.append(w.t("card", "uses", n=ab.uses_per_game))
@@ -1008,6 +1009,7 @@ def private_messages(g, events, player: str, lang: str = "ru", fmt: str = "plain
     seat = _seat(g, player)
     lines: list[str] = []
     group = None
+    said: set[str] = set()          # this phase's "met" lines: two who found each other
     for e in events:
         if e.audience in (PUBLIC, HOST) or not e.visible_to(seat):
             continue
@@ -1015,6 +1017,12 @@ def private_messages(g, events, player: str, lang: str = "ru", fmt: str = "plain
             w.event_line("pm", e, w.variants(e, seat), to=seat)
         if not line:
             continue
+        if e.phase != group:
+            said = set()
+        if e.type == "met":          # (both searches) meet once, not twice
+            if line in said:
+                continue
+            said.add(line)
         if e.phase != group:
             group = e.phase
             lines.append(w.mark("heading", w.t("pm", "phase_title",

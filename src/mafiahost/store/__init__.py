@@ -50,7 +50,7 @@ __all__ = ["HEAD", "Base", "CommandRow", "EventRow", "GameHostRow", "GameRow",
            "now_iso", "open_store"]
 
 DEFAULT_FILE = "mafiahost.db"
-HEAD = "0003"       # the latest migration; tests check it is the Alembic head
+HEAD = "0004"       # the latest migration; tests check it is the Alembic head
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 

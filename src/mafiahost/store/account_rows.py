@@ -39,8 +39,9 @@ def _account(s, name: str) -> HostAccountRow:
 
 # ---- accounts (the command line: the administrator) -------------------------------------------
 
-def add_account(store, name: str) -> str:
-    """A new host account; returns its key (shown once)."""
+def add_account(store, name: str, tz: str = "") -> str:
+    """A new host account (``tz``: its time zone, already checked; "" = the default);
+    returns its key (shown once)."""
     name = check_account_name(name)
     key = new_key()
     with store.session() as s:
@@ -51,8 +52,37 @@ def add_account(store, name: str) -> str:
                           f"Host '{name}' exists already; a new key: "
                           f"mafiahost host key '{name}' --rotate.")
         now = _iso(_now())
-        s.add(HostAccountRow(name=name, key_hash=digest(key), created_at=now, key_at=now))
+        s.add(HostAccountRow(name=name, key_hash=digest(key), created_at=now, key_at=now,
+                             tz=tz))
     return key
+
+
+def set_tz(store, name: str, tz: str) -> str:
+    """Account ``name``'s time zone (already checked; "" = the default); returns the
+    account's name as stored."""
+    with store.session() as s:
+        row = _account(s, name)
+        row.tz = tz
+        return row.name
+
+
+def tz_of(store, name: str) -> str:
+    with store.session() as s:
+        return _account(s, name).tz or ""
+
+
+def account_tz(store, account: int) -> str:
+    """The time zone of the account with this id ("" = the default)."""
+    with store.session() as s:
+        return s.scalar(select(HostAccountRow.tz).where(HostAccountRow.id == account)) or ""
+
+
+def game_tz(s, game_id: int) -> str:
+    """Inside a transaction: the time zone of the game's owner ("" = the default: no owner,
+    or an owner who has not set one)."""
+    return s.scalar(select(HostAccountRow.tz)
+                    .join(GameHostRow, GameHostRow.account_id == HostAccountRow.id)
+                    .where(GameHostRow.game_id == game_id, GameHostRow.role == OWNER)) or ""
 
 
 def rotate_key(store, name: str) -> str:
@@ -83,7 +113,7 @@ def list_accounts(store) -> list[dict]:
                 HostSessionRow.account_id == row.id, HostSessionRow.expires_at > now))
             out.append({"name": row.name, "created_at": row.created_at,
                         "key_at": row.key_at, "games": list(owned), "cohost": list(co),
-                        "sessions": n})
+                        "sessions": n, "tz": row.tz or ""})
     return out
 
 

@@ -153,6 +153,7 @@ class HostAccountRow(Base):
     key_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[str] = mapped_column(String(40))
     key_at: Mapped[str] = mapped_column(String(40))        # when the key was last made
+    tz: Mapped[str] = mapped_column(String(64), default="", server_default="")  # "" = default
 
 
 class HostSessionRow(Base):

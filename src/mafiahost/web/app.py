@@ -541,14 +541,27 @@ async def host_home(request: Request):
     def work():
         mine = w.host.hosted_games(who.account)
         games = [dict(x, role=mine[x["id"]]) for x in w.host.list_games() if x["id"] in mine]
-        return games, (w.host.reminders(24, games=list(mine)) if mine else [])
-    games, due = await _db(work)
+        return games, (w.host.reminders(24, games=list(mine)) if mine else []), \
+            w.host.account_tz(who.account)
+    games, due, tz = await _db(work)
     lang = lang_of(request)
     return render(request, "host_games.html", {"games": views.games_list(games, lang),
                                                "reminders": views.reminders(due, lang),
                                                "csrf": host_csrf(w, who.token),
                                                "rulesets": views.ruleset_choices(lang),
-                                               "who": who})
+                                               "who": who, "tz": tz})
+
+
+async def host_settings(request: Request):
+    """The account's settings: its time zone (for its new games' deadlines)."""
+    w, who, form = await host_form(request)
+    lang = lang_of(request)
+    try:
+        tz = await _db(w.host.set_host_tz, who.name, one(form, "tz")[:64])
+    except Refused as e:
+        return redirect(request, "/host", ("err", refusal(lang, e)))
+    t = TEXTS[lang]
+    return redirect(request, "/host", ("ok", t["tz_saved"].format(tz=tz or t["tz_default"])))
 
 
 def _base(request: Request) -> str:
@@ -942,6 +955,7 @@ def routes() -> list:
         Route("/games/{gid:int}/export.json", public_export, methods=["GET"]),
         Route("/host", host_home, methods=["GET"]),
         Route("/host/games", host_create, methods=["POST"]),
+        Route("/host/settings", host_settings, methods=["POST"]),
         Route("/host/games/{gid:int}", host_game, methods=["GET"]),
         Route("/host/games/{gid:int}/preview", host_preview, methods=["GET"]),
         Route("/host/games/{gid:int}/posts", host_posts, methods=["GET"]),

@@ -61,7 +61,7 @@ def hermit_has(g, p, ab, ts, params):
     if role is None:
         return ("У Отшельника пока нет действия: в первую ночь он неактивен, а потом берёт "
                 "действие одного из погибших предыдущей ночью.",
-                "The hermit holds no action yet: inactive the first night, later he takes the "
+                "The hermit holds no action yet: inactive the first night, later takes the "
                 "action of one who died the night before.")
     rname = g.rules.roles[role]
     if spec is None or spec.phase != "night" or spec.while_dead:

@@ -908,7 +908,7 @@ def troll_targets(g, p, ab, ts, params):
         q = g.state.players[t]
         if q.faction == p.faction and _side(g, p) == "criminal":
             return ("Тролль не может забаламутить своих сомафников.",
-                    "The troll cannot swap his fellow mafiosi.")
+                    "The troll cannot swap fellow mafiosi.")
     return None
 
 
@@ -920,11 +920,11 @@ def cat_targets(g, p, ab, ts, params):
     spec = _main_spec(g, role) if role else None
     if spec is None:
         return ("Кот пока никем себя не вообразил.",
-                "The cat has not imagined himself anyone yet.")
+                "The cat has not imagined being anyone yet.")
     if spec.targets != len(ts):
         return (f"Сейчас Кот воображает себя ролью «{g.rules.roles[role].name_ru}»: "
                 f"целей нужно {spec.targets}.",
-                f"The cat now imagines himself '{g.rules.roles[role].name_en}': "
+                f"The cat now imagines being '{g.rules.roles[role].name_en}': "
                 f"it takes {spec.targets} target(s).")
     return None
 

@@ -367,7 +367,7 @@ def task_target(g, p, ab, ts, params):
     task = g.state.status_value(p, "task")
     if not task:
         return ("Ученик убивает только по заданию нанимателя, а задания на эту ночь нет.",
-                "The apprentice kills only on his employer's task, and there is none tonight.")
+                "The apprentice kills only on the employer's task, and there is none tonight.")
     if ts and ts[0] != task:
         return (f"Задание нанимателя на эту ночь — игрок {g.display(task)}.",
                 f"The employer's task tonight is {g.display(task)}.")

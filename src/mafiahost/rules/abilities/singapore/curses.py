@@ -159,7 +159,7 @@ def berserk_shooter(g, p, ab, ts, params):
     for q in g.faction_members(p.faction):
         if q is not p and cursed(g, q) == "berserk" and not g.state.has(q, "jailed"):
             return (f"Этой ночью стреляет {g.display(q.name)}: на нём проклятие берсерка.",
-                    f"Tonight {g.display(q.name)} shoots: he carries the berserk curse.")
+                    f"Tonight {g.display(q.name)} shoots: the berserk curse is on them.")
     return None
 
 

@@ -267,7 +267,7 @@ def will_fixed(g, p, ab, ts, params):
     name = g.state.status_value(p, "will")
     if name and g.state.players[name].alive:
         return (f"В завещании уже вписано имя «{name}»: его нельзя менять, пока этот игрок в игре.",
-                f"The will already names '{name}': it cannot change before he is out.")
+                f"The will already names '{name}': it cannot change before that player is out.")
     return None
 
 

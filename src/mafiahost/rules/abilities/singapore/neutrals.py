@@ -17,7 +17,7 @@ def makeup_not_self(g, p, ab, ts, params):
     if ts and ts[0] == p.name:
         return ("Гримёр не может переводить действия с себя (но может — на себя): первым "
                 "выберите другого игрока.",
-                "The make-up artist cannot move actions off himself (only onto himself): "
+                "The make-up artist cannot move actions off themselves (only onto themselves): "
                 "choose another player first.")
     return None
 

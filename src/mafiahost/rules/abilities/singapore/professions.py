@@ -83,7 +83,7 @@ def profession_ok(g, p, ab, ts, params):
                     f"({need - PRICE} of it for the clan's other professions tonight).")
         return (f"Мирный житель покупает профессию ({PRICE} мон.), когда у него {TOWN_NEEDS} "
                 f"монет (8 стартовых и 1 заработанная); у вас {purse(g, p)}.",
-                f"A civilian buys a profession ({PRICE} coins) once he has {TOWN_NEEDS} coins "
+                f"A civilian buys a profession ({PRICE} coins) once they have {TOWN_NEEDS} coins "
                 f"(8 at the start and 1 earned); you have {purse(g, p)}.")
     return None
 

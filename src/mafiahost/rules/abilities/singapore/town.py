@@ -41,7 +41,7 @@ def confession_open(g, p, ab, ts, params):
     if ts and ts[0] in done:
         return (f"Игрок {g.display(ts[0])} уже был на исповеди: второй раз священник его не "
                 f"исповедует.",
-                f"{g.display(ts[0])} has already confessed: the priest does not confess him "
+                f"{g.display(ts[0])} has already confessed: the priest does not confess them "
                 f"again.")
     return None
 

@@ -256,6 +256,7 @@ class MafiaEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in names}
         self.action_spaces = {a: spaces.Discrete(self.codec.size) for a in names}
         self.game: Game | None = None
+        self._vote_masks: dict[tuple, np.ndarray] = {}     # legal votes -> their mask
         by_phase = self.rules.by_phase
         dead_acts = {r for r, ph in by_phase.items()
                      if any(ab.while_dead for abs_ in ph.values() for ab in abs_)}
@@ -445,8 +446,17 @@ class MafiaEnv(AECEnv):
         c = self._legal(agent)
         mask = c[5]
         if mask is None:
-            mask = c[5] = self._make_mask(
-                c[3], c[4], open_questions(g.state, agent) if g.state.questions else None)
+            if c[3] or g.state.questions:
+                mask = self._make_mask(
+                    c[3], c[4], open_questions(g.state, agent) if g.state.questions else None)
+            else:                     # votes only: the same votes give the same mask
+                mk = tuple(c[4])
+                mask = self._vote_masks.get(mk)
+                if mask is None:
+                    if len(self._vote_masks) >= 4096:
+                        self._vote_masks.clear()
+                    mask = self._vote_masks[mk] = self._make_mask((), c[4], None)
+            c[5] = mask
         return mask.copy() if copy else mask
 
     def _make_mask(self, groups, votes, questions) -> np.ndarray:

@@ -319,3 +319,25 @@ def test_live_count_lists_who_cannot_vote_and_says_when_it_is_not_day():
     assert "Not voting today: Зоя" in live and "Зоя," not in live.split("Not voted yet")[1]
     g.resolve()
     assert posts.vote_count_post(g).splitlines()[1] == "Сейчас не день: голосования нет."
+
+
+def test_mafia_yakuza_card_names_the_finds_once_and_lists_items_apart():
+    """Every mafia-yakuza role has the 15 finds (the host records them from the day
+    description) and the item uses: the card names the finds in one line and lists the items
+    under their own heading, not 25 lines of the same kind among the role's own moves."""
+    names = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Зоя", "Иван"]
+    roles = ["boss", "magister", "commissar", "doctor", "sheriff", "sergeant", "judge",
+             "authority", "maniac"]
+    g = Game(load("mafia-yakuza"), list(zip(names, roles, strict=True)), seed=1)
+    for lang, finds, items in (("ru", "Находки", "Предметы (когда найдены)"),
+                               ("en", "Finds", "Items (once found)")):
+        card = posts.role_card(g, "Глеб", lang)
+        lines = card.splitlines()
+        own = lines[lines.index("Способности:" if lang == "ru" else "Abilities:") + 1:
+                    lines.index(items)]
+        assert sum(1 for x in own if x.startswith("• " + finds)) == 1, card
+        assert not any("Находка:" in x or "Find:" in x for x in lines), card
+        assert any(("Бронежилет" if lang == "ru" else "Bulletproof vest") in x for x in own)
+        after = lines[lines.index(items) + 1:]
+        assert sum(1 for x in after if x.startswith("• ")) == 10, card
+        assert any(x.startswith("• " + ("Лечение" if lang == "ru" else "Heal")) for x in own)

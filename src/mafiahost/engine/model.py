@@ -261,6 +261,7 @@ class RulesetSpec:
     __slots__ = (
         "abilities",
         "ability_ids",
+        "card",
         "by_phase",
         "choices",
         "day",
@@ -313,6 +314,9 @@ class RulesetSpec:
         self.choices: list = kw.get("choices", [])
         # kind -> [(fn, params)]: the ruleset's hooks (see engine.mechanics.HOOK_KINDS)
         self.hooks: dict[str, list] = kw.get("hooks", {})
+        # how the role card shows abilities (render only): {"groups": [{ru, en, abilities,
+        # list: names|full, strip_ru, strip_en}]}
+        self.card: dict = kw.get("card", {})
         self.reveal_roles: bool = kw.get("reveal_roles", True)   # roles shown on elimination
         # a player killed by an attack made at an earlier night step: his attacks at later
         # steps still happen ("acts", most seeds) or are not made ("no_move", gemini)

@@ -941,34 +941,34 @@ def role_card(g, player: str, lang: str = "ru", fmt: str = "plain") -> str:
     if text:
         lines.append(text)
     abilities = [rules.abilities[f"{p.role}.{a}"] for a in role.abilities]
+    groups = (rules.card or {}).get("groups") or []
+    group_of = {a: i for i, gr in enumerate(groups) for a in gr.get("abilities", ())}
+    grouped: dict[int, list] = {}
     lines.append("")
     if abilities:
         lines.append(w.mark("heading", w.t("card", "abilities")))
         rows = []
-        for ab in abilities:
-            if ab.while_dead:
-                when = w.t("card", "when_dead")
-            elif ab.phase == "day":
-                when = w.t("card", "when_day")
-            elif ab.step is not None and ab.step in rules.step_index:
-                st = rules.steps[rules.step_index[ab.step]]
-                when = w.t("card", "when_night", step=(st.name_ru if ru else st.name_en) or st.id)
-            else:
-                when = w.t("card", "when_night_nostep")
-            extra = []
-            if ab.targets > 1:             # no count for a move on nobody (a description)
-                extra.append(w.t("card", "targets", n=ab.targets))
-            if ab.uses_per_game is not None:
-                extra.append(w.t("card", "uses", n=ab.uses_per_game))
-            req = ab.requires_ru if ru else ab.requires_en
-            if req:
-                extra.append(w.t("card", "requires", requires=req))
-            if extra:
-                when += ", " + ", ".join(extra)
-            rows.append(w.t("card", "ability", name=w.mark("bold", ab.name_ru if ru
-                                                            else ab.name_en),
-                            id=ab.id, when=when, text=ab.text_ru if ru else ab.text_en))
+        for a, ab in zip(role.abilities, abilities, strict=True):
+            if a in group_of:
+                grouped.setdefault(group_of[a], []).append(ab)
+                continue
+            rows.append(_card_row(w, rules, ab, ru))
+        for i, gr in enumerate(groups):
+            members = grouped.get(i)
+            if not members:
+                continue
+            head = gr["ru"] if ru else gr["en"]
+            if gr.get("list") == "names":
+                cut = gr.get("strip_ru" if ru else "strip_en") or ""
+                names = [(ab.name_ru if ru else ab.name_en) for ab in members]
+                names = [x[len(cut):] if cut and x.startswith(cut) else x for x in names]
+                rows.append(f"{w.mark('bold', head)}: {', '.join(names)}.")
         lines += w.items(rows)
+        for i, gr in enumerate(groups):
+            members = grouped.get(i)
+            if members and gr.get("list") != "names":
+                lines += ["", w.mark("heading", gr["ru"] if ru else gr["en"])]
+                lines += w.items([_card_row(w, rules, ab, ru) for ab in members])
     else:
         lines.append(w.t("card", "no_abilities"))
     teams: dict[str, list] = {}
@@ -983,6 +983,31 @@ def role_card(g, player: str, lang: str = "ru", fmt: str = "plain") -> str:
         lines.append("")
         lines += how
     return "\n".join(lines)
+
+
+def _card_row(w, rules, ab, ru: bool) -> str:
+    """One ability's line on a role card: its name, when it acts, its limits and text."""
+    if ab.while_dead:
+        when = w.t("card", "when_dead")
+    elif ab.phase == "day":
+        when = w.t("card", "when_day")
+    elif ab.step is not None and ab.step in rules.step_index:
+        st = rules.steps[rules.step_index[ab.step]]
+        when = w.t("card", "when_night", step=(st.name_ru if ru else st.name_en) or st.id)
+    else:
+        when = w.t("card", "when_night_nostep")
+    extra = []
+    if ab.targets > 1:             # no count for a move on nobody (a description)
+        extra.append(w.t("card", "targets", n=ab.targets))
+    if ab.uses_per_game is not None:
+        extra.append(w.t("card", "uses", n=ab.uses_per_game))
+    req = ab.requires_ru if ru else ab.requires_en
+    if req:
+        extra.append(w.t("card", "requires", requires=req))
+    if extra:
+        when += ", " + ", ".join(extra)
+    return w.t("card", "ability", name=w.mark("bold", ab.name_ru if ru else ab.name_en),
+               id=ab.id, when=when, text=ab.text_ru if ru else ab.text_en)
 
 
 def question_line(w: Writer, e) -> str:

@@ -33,7 +33,7 @@ _CACHE: dict[str, RulesetSpec] = {}
 
 _TOP = {"id", "version", "title_ru", "title_en", "source", "first_phase", "options", "steps",
         "factions", "abilities", "roles", "day", "successions", "setup", "choices", "hooks",
-        "reveal_roles", "forum", "removed_earlier"}
+        "reveal_roles", "forum", "removed_earlier", "card"}
 _ABILITY = {"ru", "en", "phase", "step", "effects", "targets", "self_target", "not_same_twice",
             "self_not_twice", "target_faction", "shared", "owner", "slot", "constraints",
             "requires_status", "uses_per_game", "while_dead", "blockable", "text_ru",
@@ -257,7 +257,8 @@ def build(raw, where="<ruleset>", options: dict | None = None) -> RulesetSpec:
                        successions=successions, setup=raw.get("setup", {}) or {},
                        first_phase=first, choices=raw.get("choices", []) or [], hooks=hooks,
                        reveal_roles=raw.get("reveal_roles", True),
-                       forum=raw.get("forum") or {}, removed_earlier=removed_earlier)
+                       forum=raw.get("forum") or {}, removed_earlier=removed_earlier,
+                       card=raw.get("card") or {})
 
 
 def _ability(c, entry, aid, rid, a, step_ids, known_roles=()) -> AbilitySpec:

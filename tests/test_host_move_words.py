@@ -92,3 +92,26 @@ def test_a_lynched_phantom_gets_his_message_at_once(sqlite_db):
     assert "у вас остался ход «Фантом оперы»" in note
     assert "Анна, Борис, Вера, Дина." in note and "Егор" not in note
     assert all("Фантом" not in t for n, t in pms.items() if n != "Глеб")
+
+
+def test_a_held_action_is_typed_by_its_own_name():
+    """The osiris hermit holds the night action of the last player voted out («Знает, что
+    это за действие»): the host types it as the player writes it, by that action's own name
+    («кража Жанна»), as well as «Полученное действие»."""
+    from mafiahost.engine.game import Game
+    from mafiahost.rules import load
+    roles = ["loyal_boss", "chameleon", "thief", "rebel_boss", "joker", "brute", "maniac",
+             "hermit", "civilian", "civilian", "civilian", "civilian"]
+    names = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Зоя", "Иван", "Кира",
+             "Лев", "Мила"]
+    g = Game(load("osiris"), list(zip(names, roles, strict=True)), seed=1)
+    with pytest.raises(HostError):                 # nothing held yet: no such move
+        ability_id(g, "Зоя", "кража способности")
+    g.resolve()                                     # night 1
+    for voter in ("Иван", "Кира", "Лев"):
+        g.vote(voter, "Вера")
+    g.resolve()                                     # day 1: the thief is voted out
+    assert g.state.status_value(g.state.players["Зоя"], "held_action") == "thief.steal"
+    for word in ("кража способности", "Кража", "steal", "полученное действие"):
+        assert ability_id(g, "Зоя", word) == "act", word
+    g.submit("Зоя", ability_id(g, "Зоя", "кража"), ("Жанна",))

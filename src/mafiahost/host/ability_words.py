@@ -114,12 +114,34 @@ def ability_id(g: Game, actor: str, word: str) -> str:
                 f"{', '.join(n[0] for n in names)}; напишите точнее.",
                 f"'{word}' fits several moves of the role '{role.name_en}': "
                 f"{', '.join(n[1] for n in names)}; be more precise.")
+    held = _held_for(g, p, abs_, word, w)
+    if held is not None:
+        return held
     own_ru = ", ".join(f"«{ab.name_ru}»" for ab in abs_) or "нет"
     own_en = ", ".join(f"'{ab.name_en}'" for ab in abs_) or "none"
     raise HostError(f"У роли «{role.name_ru}» ({g.display(actor)}) нет хода «{word}»; "
                     f"её ходы: {own_ru}.",
                     f"The role '{role.name_en}' ({g.display(actor)}) has no move '{word}'; "
                     f"its moves: {own_en}.")
+
+
+def _held_for(g: Game, p, abs_, word: str, w: str) -> str | None:
+    """A move that stands in for another ability (its ``requires_status`` holds that
+    ability's key: the osiris hermit's «Полученное действие», the action of the last player
+    voted out) typed by the held ability's own name («оглушение Анна»): the stand-in with the
+    held ability's number of targets."""
+    for ab in abs_:
+        key = g.state.status_value(p, ab.requires_status) if ab.requires_status else None
+        if not isinstance(key, str) or key not in g.rules.abilities:
+            continue
+        spec = g.rules.abilities[key]
+        if word == spec.id or w in (fold(spec.name_ru), fold(spec.name_en),
+                                    _first(spec.name_ru), _first(spec.name_en)) \
+                or w in WORDS.get(spec.id, ()):
+            fits = [x for x in abs_ if x.requires_status == ab.requires_status
+                    and x.targets == spec.targets]
+            return (fits or [ab])[0].id
+    return None
 
 
 def _first(name: str) -> str:

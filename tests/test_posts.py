@@ -341,3 +341,17 @@ def test_mafia_yakuza_card_names_the_finds_once_and_lists_items_apart():
         after = lines[lines.index(items) + 1:]
         assert sum(1 for x in after if x.startswith("• ")) == 10, card
         assert any(x.startswith("• " + ("Лечение" if lang == "ru" else "Heal")) for x in own)
+
+
+def test_a_card_leaves_out_a_move_for_a_role_the_game_does_not_seat():
+    """mafia-yakuza's order to the killer (the killer is dealt from 16 players) and the classic
+    mafia's second shot (for the sleepwalker) are on the card only when that role is seated."""
+    names = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Зоя", "Иван"]
+    roles = ["boss", "magister", "commissar", "doctor", "sheriff", "sergeant", "judge",
+             "authority", "maniac"]
+    g = Game(load("mafia-yakuza"), list(zip(names, roles, strict=True)), seed=1)
+    assert "Заказ Киллеру" not in posts.role_card(g, "Глеб", "ru")
+    assert "Order to the killer" not in posts.role_card(g, "Глеб", "en")
+    roles[-1] = "killer"
+    g = Game(load("mafia-yakuza"), list(zip(names, roles, strict=True)), seed=1)
+    assert "Заказ Киллеру" in posts.role_card(g, "Глеб", "ru")

@@ -949,6 +949,8 @@ def role_card(g, player: str, lang: str = "ru", fmt: str = "plain") -> str:
         lines.append(w.mark("heading", w.t("card", "abilities")))
         rows = []
         for a, ab in zip(role.abilities, abilities, strict=True):
+            if _unseated(g, p, ab):      # a move for a role this game does not seat
+                continue
             if a in group_of:
                 grouped.setdefault(group_of[a], []).append(ab)
                 continue
@@ -983,6 +985,16 @@ def role_card(g, player: str, lang: str = "ru", fmt: str = "plain") -> str:
         lines.append("")
         lines += how
     return "\n".join(lines)
+
+
+def _unseated(g, p, ab) -> bool:
+    """The move needs a role this game does not seat (``role_seated``: the classic mafia's
+    second shot without a sleepwalker, mafia-yakuza's orders without a killer), so the card
+    does not offer it; judged by the seating, as the refusal is."""
+    from ..engine.mechanics.targets import role_seated
+    return any(isinstance(c, dict) and "role_seated" in c
+               and role_seated(g, p, ab, (), c["role_seated"]) is not None
+               for c in ab.constraints)
 
 
 def _card_row(w, rules, ab, ru: bool) -> str:

@@ -94,15 +94,10 @@ def ability_id(g: Game, actor: str, word: str) -> str:
     ``HostError`` naming the actor's moves in words when none or several match."""
     p, role, abs_, now = _candidates(g, actor)
     w = fold(word.replace("_", " ")) if word not in g.rules.ability_ids else word
-    steps = [
-        lambda ab: ab.id == word,
-        lambda ab: w in (fold(ab.name_ru), fold(ab.name_en)),
-        lambda ab: w in (_first(ab.name_ru), _first(ab.name_en)),
-        lambda ab: w in WORDS.get(ab.id, ()),
-        lambda ab: " " not in w and any(_stem_match(w, x) for x in
-                                        _WORD.findall(fold(ab.name_ru) + " "
-                                                      + fold(ab.name_en))),
-    ]
+    steps = [*_exact_steps(word, w),
+             lambda ab: " " not in w and any(_stem_match(w, x) for x in
+                                             _WORD.findall(fold(ab.name_ru) + " "
+                                                           + fold(ab.name_en)))]
     for test in steps:
         got = _pick([ab for ab in abs_ if test(ab)], now)
         if isinstance(got, str):
@@ -125,6 +120,17 @@ def ability_id(g: Game, actor: str, word: str) -> str:
                     f"its moves: {own_en}.")
 
 
+def _exact_steps(word: str, w: str) -> list:
+    """The module's steps 1–3 (the id, the role sheet's name whole or its first word, the
+    players' usual words), as tests of one ability; ``w`` is ``word`` folded."""
+    return [
+        lambda ab: ab.id == word,
+        lambda ab: w in (fold(ab.name_ru), fold(ab.name_en)),
+        lambda ab: w in (_first(ab.name_ru), _first(ab.name_en)),
+        lambda ab: w in WORDS.get(ab.id, ()),
+    ]
+
+
 def _held_for(g: Game, p, abs_, word: str, w: str) -> str | None:
     """A move that stands in for another ability (its ``requires_status`` holds that
     ability's key: the osiris hermit's «Полученное действие», the action of the last player
@@ -135,9 +141,7 @@ def _held_for(g: Game, p, abs_, word: str, w: str) -> str | None:
         if not isinstance(key, str) or key not in g.rules.abilities:
             continue
         spec = g.rules.abilities[key]
-        if word == spec.id or w in (fold(spec.name_ru), fold(spec.name_en),
-                                    _first(spec.name_ru), _first(spec.name_en)) \
-                or w in WORDS.get(spec.id, ()):
+        if any(test(spec) for test in _exact_steps(word, w)):
             fits = [x for x in abs_ if x.requires_status == ab.requires_status
                     and x.targets == spec.targets]
             return (fits or [ab])[0].id

@@ -955,6 +955,7 @@ def role_card(g, player: str, lang: str = "ru", fmt: str = "plain") -> str:
                 grouped.setdefault(group_of[a], []).append(ab)
                 continue
             rows.append(_card_row(w, rules, ab, ru))
+        sections: list[str] = []          # the groups listed under headings of their own
         for i, gr in enumerate(groups):
             members = grouped.get(i)
             if not members:
@@ -965,12 +966,10 @@ def role_card(g, player: str, lang: str = "ru", fmt: str = "plain") -> str:
                 names = [(ab.name_ru if ru else ab.name_en) for ab in members]
                 names = [x[len(cut):] if cut and x.startswith(cut) else x for x in names]
                 rows.append(f"{w.mark('bold', head)}: {', '.join(names)}.")
-        lines += w.items(rows)
-        for i, gr in enumerate(groups):
-            members = grouped.get(i)
-            if members and gr.get("list") != "names":
-                lines += ["", w.mark("heading", gr["ru"] if ru else gr["en"])]
-                lines += w.items([_card_row(w, rules, ab, ru) for ab in members])
+            else:
+                sections += ["", w.mark("heading", head)]
+                sections += w.items([_card_row(w, rules, ab, ru) for ab in members])
+        lines += w.items(rows) + sections
     else:
         lines.append(w.t("card", "no_abilities"))
     teams: dict[str, list] = {}

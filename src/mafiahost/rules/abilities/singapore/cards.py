@@ -59,15 +59,16 @@ def _providers(g, call: str) -> list:
 @constraint("singapore_has_card", targets=False)
 def has_card(g, p, ab, ts, params):
     items = params.get("items") or (params["item"],)
-    if not any(usable(g, p, i) for i in items):
-        ru, en = ITEM_NAMES[items[0]]
-        if len(items) > 1:
-            ru, en = "Визитка вора в законе", "Thief-in-law card"
-        return (f"«{ab.name_ru}»: нужна визитка «{ru}», купленная в магазине в одну из прошлых "
-                f"ночей.",
-                f"'{ab.name_en}': it needs the card '{en}', bought in the shop on an earlier "
-                f"night.")
-    return None
+    for i in items:
+        if usable(g, p, i):
+            return None
+    ru, en = ITEM_NAMES[items[0]]
+    if len(items) > 1:
+        ru, en = "Визитка вора в законе", "Thief-in-law card"
+    return (f"«{ab.name_ru}»: нужна визитка «{ru}», купленная в магазине в одну из прошлых "
+            f"ночей.",
+            f"'{ab.name_en}': it needs the card '{en}', bought in the shop on an earlier "
+            f"night.")
 
 
 @constraint("singapore_card_call")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mafiahost.engine.events import HOST
-from mafiahost.engine.mechanics.items import add_coins, coins_of, items_of
+from mafiahost.engine.mechanics.items import add_coins
 from mafiahost.engine.state import Player
 
 CLANS = ("clan_a", "clan_b")
@@ -107,10 +107,17 @@ def set_counter(g, key, value):
     g.emit("counter", HOST, key=key, value=value)
 
 
+_TREASURY = {clan: "treasury:" + clan for clan in CLANS}
+
+
 def purse(g, p) -> int:
-    if p.faction in CLANS:
-        return counter(g, "treasury:" + p.faction, 0)
-    return coins_of(g, p)
+    """A clan member's purse is his clan's treasury; anyone else's, his own coins
+    (``coins_of``, read here straight from the status)."""
+    key = _TREASURY.get(p.faction)
+    if key is not None:
+        return g.state.counters.get(key, 0)
+    v = p.st.get("coins")
+    return (v[1] or 0) if v is not None and v[0] >= g.state.idx else 0
 
 
 def earn(g, p, n: int, why: str) -> None:
@@ -145,25 +152,41 @@ def spend(g, p, n: int, why: str, to=None) -> bool:
 def usable(g, p, item) -> int:
     """How many of ``item`` work now: not bought tonight (unless NOW_ITEMS), not the
     reseller's fakes, and never under the curse of holiness (святость), never in jail
-    («сидит в тюрьме без вещей»)."""
-    if cursed(g, p) == "holiness" or g.state.has(p, "jailed"):
+    («сидит в тюрьме без вещей»). (The statuses are read straight from ``p.st``, as
+    ``State.status_value`` reads them: one who holds none of ``item`` is answered first.)"""
+    st = p.st
+    idx = g.state.idx
+    v = st.get("items")
+    if v is None or v[0] < idx:
         return 0
-    have = items_of(g, p).get(item, 0)
-    fakes = g.state.status_value(p, "fakes")      # the reseller's fakes never work
-    if fakes:
-        have = max(0, have - fakes.get(item, 0))
+    have = v[1].get(item, 0) if v[1] else 0
+    if have <= 0:
+        return 0
+    v = st.get("jailed")
+    if v is not None and v[0] >= idx:
+        return 0
+    if cursed(g, p) == "holiness":
+        return 0
+    v = st.get("fakes")      # the reseller's fakes never work
+    if v is not None and v[0] >= idx and v[1]:
+        have = max(0, have - v[1].get(item, 0))
     if item in NOW_ITEMS:
         return have
-    fresh = g.state.status_value(p, "fresh") or {}
-    return max(0, have - fresh.get(item, 0))
+    v = st.get("fresh")
+    fresh = v[1] if v is not None and v[0] >= idx else None
+    return max(0, have - fresh.get(item, 0)) if fresh else have
 
 
 def cursed(g, p):
     """The curse on ``p`` now, or None; curses end when the witch is gone."""
-    c = g.state.status_value(p, "curse")
+    v = p.st.get("curse")
+    if v is None:
+        return None
+    s = g.state
+    c = v[1] if v[0] >= s.idx else None
     if not c:
         return None
-    witch = g.state.players.get(c[1])
+    witch = s.players.get(c[1])
     if witch is None or not witch.alive:
         return None
     return c[0]

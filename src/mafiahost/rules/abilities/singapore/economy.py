@@ -48,12 +48,13 @@ def singapore_open(g, params):
 
 @constraint("singapore_can_pay", targets=False)
 def can_pay(g, p, ab, ts, params):
-    price = params.get("coins") or ORDER_PRICE.get(params.get("service"), 0)
-    if params.get("item"):
-        price = SHOP[params["item"]][0]
-    if purse(g, p) < price:
-        return (f"«{ab.name_ru}» стоит {price} мон., а у вас {purse(g, p)}.",
-                f"'{ab.name_en}' costs {price} coins and you have {purse(g, p)}.")
+    item = params.get("item")
+    price = SHOP[item][0] if item else \
+        (params.get("coins") or ORDER_PRICE.get(params.get("service"), 0))
+    have = purse(g, p)
+    if have < price:
+        return (f"«{ab.name_ru}» стоит {price} мон., а у вас {have}.",
+                f"'{ab.name_en}' costs {price} coins and you have {have}.")
     return None
 
 
@@ -62,17 +63,23 @@ _BUYS_OF_STOCK = {item: frozenset("buy_" + i for i in SHOP if stock_key(i) == st
                   for item in SHOP}
 
 
+_STOCK_KEY = {item: stock_key(item) for item in SHOP}
+
+
 @constraint("singapore_in_stock", targets=False)
 def in_stock(g, p, ab, ts, params):
     item = params["item"]
-    stock = counter(g, stock_key(item), 0)
+    stock = g.state.counters.get(_STOCK_KEY.get(item) or stock_key(item), 0)
     if stock > 0:       # less tonight's purchases already sent by free players (a prisoner's
         # is made only if the lawyer frees him: «сидит в тюрьме без вещей»; it holds no stock)
-        stock -= _held_by_free(g, item, g.state.pending)
-    ru, en = ITEM_NAMES.get(item, (item, item))
+        pending = g.state.pending
+        if pending:
+            stock -= _held_by_free(g, item, pending)
     if stock <= 0:
+        ru, en = ITEM_NAMES.get(item, (item, item))
         return (f"В магазине больше нет товара «{ru}».", f"The shop is out of '{en}'.")
     if params.get("not_town") and g.rules.factions[p.faction].side == "town":
+        ru, en = ITEM_NAMES.get(item, (item, item))
         return (f"Мирные не покупают «{ru}».", f"The town cannot buy '{en}'.")
     return None
 
@@ -90,24 +97,30 @@ def _held_by_free(g, item, actions) -> int:
 
 def _buying_tonight(g, p, item) -> bool:
     """A purchase of ``item`` sent by ``p`` this night (the shop's move)."""
+    pending = g.state.pending
+    if not pending:
+        return False
     abilities = g.rules.abilities
-    return any(a.actor == p.name and abilities[a.ability].id == "buy_" + item
-               for a in g.state.pending)
+    me = p.name
+    want = "buy_" + item
+    for a in pending:
+        if a.actor == me and abilities[a.ability].id == want:
+            return True
+    return False
 
 
 @constraint("singapore_has_item", targets=False)
 def has_usable_item(g, p, ab, ts, params):
     item = params["item"]
-    if item in NOW_ITEMS and usable(g, p, item) < 1 and _buying_tonight(g, p, item) and \
-            cursed(g, p) != "holiness":
+    if usable(g, p, item) >= 1:
+        return None
+    if item in NOW_ITEMS and _buying_tonight(g, p, item) and cursed(g, p) != "holiness":
         return None     # «можно использовать в ночь покупки»: bought when it is used
-    if usable(g, p, item) < 1:
-        ru, en = ITEM_NAMES.get(item, (item, item))
-        return (f"«{ab.name_ru}»: нет действующего предмета «{ru}» (купленные этой ночью "
-                f"вещи действуют со следующей ночи).",
-                f"'{ab.name_en}': no working '{en}' (items bought tonight work from the "
-                f"next night).")
-    return None
+    ru, en = ITEM_NAMES.get(item, (item, item))
+    return (f"«{ab.name_ru}»: нет действующего предмета «{ru}» (купленные этой ночью "
+            f"вещи действуют со следующей ночи).",
+            f"'{ab.name_en}': no working '{en}' (items bought tonight work from the "
+            f"next night).")
 
 
 @constraint("singapore_ordered")

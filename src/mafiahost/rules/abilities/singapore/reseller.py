@@ -30,19 +30,24 @@ def _orders(g, night: int):
     return [o for o in counter(g, "resell_orders", ()) if o[2] == night]
 
 
+_POISONS = frozenset(POISON_ITEM.values())
+
+
 @constraint("singapore_resell_order_ok", targets=False)
 def resell_order_ok(g, p, ab, ts, params):
-    item = params["item"]
-    ru, en = ITEM_NAMES[item]
     if not g.state.alive_by_role.get("reseller"):     # no living reseller (kept counts)
         return ("Перекупщика в игре нет: заказывать некому.",
                 "There is no reseller in the game to order from.")
-    if item in POISON_ITEM.values() and g.rules.factions[p.faction].side == "town":
+    item = params["item"]
+    if item in _POISONS and g.rules.factions[p.faction].side == "town":
+        ru, en = ITEM_NAMES[item]
         return (f"Мирные не покупают «{ru}».", f"The town cannot buy '{en}'.")
     price = SHOP[item][0] + EXTRA
-    if purse(g, p) < price:
-        return (f"«{ru}» у перекупщика стоит {price} мон., а у вас {purse(g, p)}.",
-                f"'{en}' costs {price} coins at the reseller's and you have {purse(g, p)}.")
+    have = purse(g, p)
+    if have < price:
+        ru, en = ITEM_NAMES[item]
+        return (f"«{ru}» у перекупщика стоит {price} мон., а у вас {have}.",
+                f"'{en}' costs {price} coins at the reseller's and you have {have}.")
     return None
 
 

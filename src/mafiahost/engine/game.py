@@ -33,17 +33,29 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
     """The ability's named constraints as (function, params, depends on the targets),
     looked up once (the registry is complete once the rule set is loaded) and kept on the
     ability (``constraint_fns``, and ``reads_targets``: does any depend on the targets, or
-    is any ``listed``: either way the random player draws from the list of legal tuples)."""
+    is any ``listed``: either way the random player draws from the list of legal tuples).
+
+    Also ``gates``: (fact function, values) of the constraints' gates (``mechanics.
+    constraint``), kept only for an ability drawn from the list (no targets, or
+    ``reads_targets``): for another, the random player draws its targets before asking
+    its constraints, so passing over it at a gate would change the draws."""
     out = []
     listed = False
+    gates = []
     for c in ab.constraints:
         name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
         out.append((mechanics.CONSTRAINTS[name], params or {},
                     name not in mechanics.TARGETLESS_CONSTRAINTS))
         listed = listed or name in mechanics.LISTED_CONSTRAINTS
+        gate = mechanics.GATES.get(name)
+        if gate is not None:
+            values = gate[1](params or {})
+            if values is not None:
+                gates.append((mechanics.FACTS[gate[0]], frozenset(values)))
     ab.reads_targets = listed or any(c[2] for c in out)
     ab.reads_partners = any((c if isinstance(c, str) else next(iter(c)))
                             in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
+    ab.gates = tuple(gates) if ab.targets == 0 or ab.reads_targets else ()
     ab.constraint_fns = out
     return out
 
@@ -1087,8 +1099,12 @@ class Game:
         if ab.phase == "night":
             # a player tied at the day's vote is untouchable tonight (``why_not_targets``)
             players = s.players
-            tied = [n for n in pool
-                    if players[n].st and s.status_value(players[n], "shielded") == "tie"]
+            idx = s.idx
+            tied = []
+            for n in pool:
+                v = players[n].st.get("shielded")    # ``status_value``, read in place
+                if v is not None and v[0] >= idx and v[1] == "tie":
+                    tied.append(n)
             if tied:
                 pool = [n for n in pool if n not in tied]
                 if not self.may_be_redirected(p):

@@ -34,6 +34,7 @@ class AbilitySpec:
         "role",
         "distinct_targets",
         "effects",
+        "gates",
         "id",
         "immediate",
         "key",
@@ -89,6 +90,7 @@ class AbilitySpec:
         self.constraint_fns: list | None = None   # (fn, params, per target), on first use
         self.reads_targets = False                # a constraint reads the targets (with them)
         self.reads_partners = False               # a constraint reads others' moves (with them)
+        self.gates: tuple = ()                    # (fact fn, values): with constraint_fns
         self.requires_status: str | None = kw.get("requires_status")
         self.requires_ru: str = kw.get("requires_ru", "")   # the condition, in words
         self.requires_en: str = kw.get("requires_en", "")

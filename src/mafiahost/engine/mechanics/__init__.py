@@ -13,7 +13,10 @@ questions (a question put to a player), forced (a move a rule makes a player sen
 Other registries, each by name, so a ruleset file says which it uses:
 - ``@constraint(name)`` — target rules that are more than data: ``fn(g, p, ab, ts, params)``
   returns None or (ru, en); ``@constraint(name, targets=False)`` for one that never reads
-  ``ts`` (asked once per ability by the legal-move generator).
+  ``ts`` (asked once per ability by the legal-move generator); such a one may name a
+  ``gate``, a cheap necessary condition of its passing read from a ``@fact(name)``
+  (``fn(g, player)``: what the player has now, as a container), so that the legal-move
+  generator and the random player pass over many abilities at once (``Game.ready_abilities``).
 - ``@scheduled(name)`` — delayed effects coming due: ``fn(night, item)``.
 - ``@hook(kind, name)`` — ruleset-scoped hooks; a ruleset lists the ones it uses under
   ``hooks:`` (kinds: ``on_eliminated`` ``fn(g, player)``, ``night_start`` /
@@ -38,6 +41,8 @@ MECHANICS: dict = {}
 CONSTRAINTS: dict = {}
 TARGETLESS_CONSTRAINTS: set = set()   # constraints that never read the targets
 LISTED_CONSTRAINTS: set = set()       # targetless, but their abilities are drawn from the list
+GATES: dict = {}           # constraint name -> (fact name, fn(params) -> values or None)
+FACTS: dict = {}           # name -> fn(g, player) -> a container the gates look values up in
 PARTNER_CONSTRAINTS: set = set()      # constraints that read other players' moves
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due
 HOOKS: dict = {}           # (kind, name) -> fn
@@ -77,7 +82,7 @@ def mechanic(name: str, cover_aware: bool = False, visits: bool = True,
 
 
 def constraint(name: str, targets: bool = True, partner: bool = False,
-               listed: bool = False):
+               listed: bool = False, gate: tuple | None = None):
     """``targets=False``: the constraint never reads the targets, so the legal-move
     generator asks it once per ability instead of once per candidate. ``listed=True``
     (with ``targets=False``): asked once as well, but the random player still draws its
@@ -85,7 +90,17 @@ def constraint(name: str, targets: bool = True, partner: bool = False,
     (a refusal draws nothing), so that seeded random games stay as they were before the
     constraint was known not to read them. ``partner=True``:
     it reads other players' moves of the phase, so a move it allowed is checked again
-    whenever another move is sent (``Game.submit`` withdraws it if no longer allowed)."""
+    whenever another move is sent (``Game.submit`` withdraws it if no longer allowed).
+
+    ``gate=(fact, values)`` (with ``targets=False``): the constraint refuses whenever the
+    fact (``@fact``, computed once per player for all his abilities) holds none of
+    ``values(params)`` (None: no gate for these params). A gate is only ever a shortcut
+    to a refusal the constraint itself would give: it must never keep out a move the
+    constraint allows (``tests/test_legal_moves.py`` checks it in random games)."""
+    if gate is not None and targets:
+        raise ValueError(f"constraint {name!r}: a gate is for a constraint that never reads "
+                         f"the targets")
+
     def deco(fn):
         _register(CONSTRAINTS, name, fn, "constraint")
         if not targets:
@@ -94,6 +109,17 @@ def constraint(name: str, targets: bool = True, partner: bool = False,
                 LISTED_CONSTRAINTS.add(name)
         if partner:
             PARTNER_CONSTRAINTS.add(name)
+        if gate is not None:
+            GATES[name] = gate       # the name is guarded by the constraint's own entry
+        return fn
+    return deco
+
+
+def fact(name: str):
+    """``fn(g, player)``: what the player has now that constraints' gates read, as a
+    container of values (a set, a dict's keys, a range)."""
+    def deco(fn):
+        _register(FACTS, name, fn, "fact")
         return fn
     return deco
 

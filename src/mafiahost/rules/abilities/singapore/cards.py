@@ -56,7 +56,8 @@ def _providers(g, call: str) -> list:
     return [q for r in roles for q in g.state.order if q.alive and q.role == r]
 
 
-@constraint("singapore_has_card", targets=False)
+@constraint("singapore_has_card", targets=False,
+            gate=("singapore_items", lambda params: params.get("items") or (params["item"],)))
 def has_card(g, p, ab, ts, params):
     items = params.get("items") or (params["item"],)
     for i in items:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mafiahost.engine.events import HOST
+from mafiahost.engine.mechanics import fact
 from mafiahost.engine.mechanics.items import add_coins
 from mafiahost.engine.state import Player
 
@@ -190,6 +191,70 @@ def cursed(g, p):
     if witch is None or not witch.alive:
         return None
     return c[0]
+
+
+# ---- the facts the constraints' gates read (``mechanics.constraint``): each a superset of
+# what the constraint itself asks, found once for all of a player's abilities
+
+_NOW_BUYS = {"buy_" + item: item for item in NOW_ITEMS}
+
+
+@fact("singapore_items")
+def items_fact(g, p) -> set:
+    """The items ``p`` holds now, and those of NOW_ITEMS he is buying tonight: every item
+    ``usable`` may count, or ``has_usable_item`` may take as bought when it is used."""
+    s = g.state
+    v = p.st.get("items")
+    held = {k for k, n in v[1].items() if n > 0} if v is not None and v[0] >= s.idx \
+        and v[1] else set()
+    if s.pending:
+        abilities = g.rules.abilities
+        me = p.name
+        for a in s.pending:
+            if a.actor == me:
+                item = _NOW_BUYS.get(abilities[a.ability].id)
+                if item is not None:
+                    held.add(item)
+    return held
+
+
+@fact("singapore_purse")
+def purse_fact(g, p) -> range:
+    """The prices ``p`` can pay now: 0 to his purse (``purse``)."""
+    return range(max(purse(g, p), -1) + 1)
+
+
+@fact("singapore_resell_budget")
+def resell_budget_fact(g, p) -> range:
+    """The prices ``p`` can pay the reseller now: none while no reseller lives."""
+    if not g.state.alive_by_role.get("reseller"):
+        return range(0)
+    return range(max(purse(g, p), -1) + 1)
+
+
+@fact("singapore_curse")
+def curse_fact(g, p) -> tuple:
+    """The curse on ``p`` now (``cursed``; None for none)."""
+    return (cursed(g, p),)
+
+
+@fact("singapore_not_town")
+def not_town_fact(g, p) -> tuple:
+    """(True,) unless ``p``'s faction is of the town's side."""
+    return () if g.rules.factions[p.faction].side == "town" else (True,)
+
+
+@fact("singapore_stock")
+def stock_fact(g, p) -> set:
+    """The shop's items with stock left before tonight's purchases (which only lower it)."""
+    counters = g.state.counters
+    return {item for item in SHOP if counters.get(stock_key(item), 0) > 0}
+
+
+def price_gate(price):
+    """A gate's values for a price: itself (a whole number of coins, not below 0)."""
+    return (price,) if isinstance(price, int) and not isinstance(price, bool) \
+        and price >= 0 else None
 
 
 def berserk_unbound(g, p) -> bool:

@@ -176,7 +176,8 @@ def berserk_venom(g, p, ab, ts, params):
 # вампира, если в списке есть вампир - приманивает его ночной ход на себя, если это укус по
 # обращению - становится вампиром. Вампир узнает что кусал другого.»
 
-@constraint("singapore_cursed_with", targets=False)
+@constraint("singapore_cursed_with", targets=False,
+            gate=("singapore_curse", lambda params: (params["kind"],)))
 def cursed_with(g, p, ab, ts, params):
     if cursed(g, p) != params["kind"]:
         if params["kind"] == "berserk":

@@ -23,6 +23,7 @@ from .common import (
     cursed,
     earn,
     is_clan,
+    price_gate,
     purse,
     set_counter,
     spend,
@@ -46,11 +47,16 @@ def singapore_open(g, params):
             set_counter(g, "stock:" + item, stock)
 
 
-@constraint("singapore_can_pay", targets=False)
-def can_pay(g, p, ab, ts, params):
+def _price(params) -> int:
     item = params.get("item")
-    price = SHOP[item][0] if item else \
+    return SHOP[item][0] if item else \
         (params.get("coins") or ORDER_PRICE.get(params.get("service"), 0))
+
+
+@constraint("singapore_can_pay", targets=False,
+            gate=("singapore_purse", lambda params: price_gate(_price(params))))
+def can_pay(g, p, ab, ts, params):
+    price = _price(params)
     have = purse(g, p)
     if have < price:
         return (f"«{ab.name_ru}» стоит {price} мон., а у вас {have}.",
@@ -66,7 +72,8 @@ _BUYS_OF_STOCK = {item: frozenset("buy_" + i for i in SHOP if stock_key(i) == st
 _STOCK_KEY = {item: stock_key(item) for item in SHOP}
 
 
-@constraint("singapore_in_stock", targets=False)
+@constraint("singapore_in_stock", targets=False,
+            gate=("singapore_stock", lambda params: (params["item"],)))
 def in_stock(g, p, ab, ts, params):
     item = params["item"]
     stock = g.state.counters.get(_STOCK_KEY.get(item) or stock_key(item), 0)
@@ -109,7 +116,8 @@ def _buying_tonight(g, p, item) -> bool:
     return False
 
 
-@constraint("singapore_has_item", targets=False)
+@constraint("singapore_has_item", targets=False,
+            gate=("singapore_items", lambda params: (params["item"],)))
 def has_usable_item(g, p, ab, ts, params):
     item = params["item"]
     if usable(g, p, item) >= 1:
@@ -135,7 +143,8 @@ def ordered(g, p, ab, ts, params):
     return None
 
 
-@constraint("singapore_thug_customer", targets=False, listed=True)
+@constraint("singapore_thug_customer", targets=False, listed=True,
+            gate=("singapore_not_town", lambda params: (True,)))
 def thug_customer(g, p, ab, ts, params):
     if g.rules.factions[p.faction].side == "town":
         return ("Погромщику заказывают только мафия и нейтральные персонажи.",

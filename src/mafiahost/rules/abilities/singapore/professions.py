@@ -64,7 +64,10 @@ def professions_open(g, params):
         set_counter(g, "prof:" + prof, max(0, n - seated))
 
 
-@constraint("singapore_profession_ok", targets=False)
+# a profession costs at least min(PRICE, TOWN_NEEDS) of the purse (a clan member's
+# need is PRICE and more, a townsman's TOWN_NEEDS)
+@constraint("singapore_profession_ok", targets=False,
+            gate=("singapore_purse", lambda params: (min(PRICE, TOWN_NEEDS),)))
 def profession_ok(g, p, ab, ts, params):
     prof = params["role"]
     ru, en = NAMES[prof]
@@ -139,7 +142,9 @@ def blast(n, actor, targets, params):
     n.attack(actor, targets[0], "direct", "blast", how="blown")
 
 
-@constraint("singapore_explosives", targets=False)
+@constraint("singapore_explosives", targets=False,
+            gate=("singapore_items",
+                  lambda params: ("explosive",) if params.get("n", 1) >= 1 else None))
 def explosives(g, p, ab, ts, params):
     """Working explosives (bought on an earlier night): ``n`` charges."""
     from .common import usable

@@ -16,7 +16,17 @@ from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import constraint, mechanic
 from mafiahost.engine.mechanics.items import give_item
 
-from .common import ITEM_NAMES, POISON_ITEM, SHOP, counter, is_clan, purse, set_counter, spend
+from .common import (
+    ITEM_NAMES,
+    POISON_ITEM,
+    SHOP,
+    counter,
+    is_clan,
+    price_gate,
+    purse,
+    set_counter,
+    spend,
+)
 from .economy import _purchase
 
 EXTRA = 2      # «Цена вещей у перекупщика на 2 монеты выше»; «Заработок за заказ - 2 монеты»
@@ -33,7 +43,9 @@ def _orders(g, night: int):
 _POISONS = frozenset(POISON_ITEM.values())
 
 
-@constraint("singapore_resell_order_ok", targets=False)
+@constraint("singapore_resell_order_ok", targets=False,
+            gate=("singapore_resell_budget",
+                  lambda params: price_gate(SHOP[params["item"]][0] + EXTRA)))
 def resell_order_ok(g, p, ab, ts, params):
     if not g.state.alive_by_role.get("reseller"):     # no living reseller (kept counts)
         return ("Перекупщика в игре нет: заказывать некому.",

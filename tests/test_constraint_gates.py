@@ -1,0 +1,74 @@
+"""A constraint's gate (``mechanics.constraint(gate=...)``) is only a shortcut to a refusal
+the constraint itself gives: wherever a gate refuses, its constraint refuses too, so the
+random player passing over an ability at a gate (``sim._moves``) changes nothing."""
+
+import random
+
+import pytest
+
+from mafiahost.engine import mechanics
+from mafiahost.engine.game import _constraint_fns
+from mafiahost.rules import available
+from mafiahost.sim import new_random_game, play_phase
+
+
+def _gate_refusals(g, checked):
+    """Ask every gate of every ability of every player now; count (asked, refused)."""
+    asked = refused = 0
+    for p in g.state.order:
+        for ab in g.rules.abilities.values():
+            for c in ab.constraints:
+                name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
+                gate = mechanics.GATES.get(name)
+                if gate is None:
+                    continue
+                values = gate[1](params or {})
+                if values is None:
+                    continue
+                asked += 1
+                fact = mechanics.FACTS[gate[0]](g, p)
+                if frozenset(values).isdisjoint(fact):
+                    refused += 1
+                    why = mechanics.CONSTRAINTS[name](g, p, ab, (), params or {})
+                    assert why is not None, (g.rules.id, g.state.idx, p.name, ab.key, name)
+                    checked.add(name)
+    return asked, refused
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_a_gate_refuses_only_where_its_constraint_refuses(ruleset):
+    asked = refused = 0
+    checked: set = set()
+    for seed in range(3):
+        g = new_random_game(ruleset, 12, seed)
+        rng = random.Random(seed)
+        while not g.state.over and g.state.idx < 14:
+            a, r = _gate_refusals(g, checked)
+            asked, refused = asked + a, refused + r
+            play_phase(g, rng)           # moves sent: the facts change within the phase
+            a, r = _gate_refusals(g, checked)
+            asked, refused = asked + a, refused + r
+            g.resolve()
+    gated = {name for ab in g.rules.abilities.values() for name in
+             ((c if isinstance(c, str) else next(iter(c))) for c in ab.constraints)
+             if name in mechanics.GATES}
+    if gated:
+        assert refused > 0 and asked > refused, (asked, refused)
+
+
+def test_gates_are_kept_only_for_abilities_drawn_from_the_list():
+    """An ability whose targets the random player draws before asking its constraints
+    (targets, none read by a constraint) keeps no gates: passing over it would change the
+    draws. singapore's bloodlust names (three targets, a targetless constraint) is one."""
+    g = new_random_game("singapore", 12, 0)
+    kept = 0
+    for ab in g.rules.abilities.values():
+        _constraint_fns(ab)
+        if ab.targets and not ab.reads_targets:
+            assert ab.gates == (), ab.key
+        kept += bool(ab.gates)
+    assert kept > 0
+    lust = next(ab for ab in g.rules.abilities.values() if ab.id == "lust_names")
+    assert lust.gates == () and any(
+        (c if isinstance(c, str) else next(iter(c))) in mechanics.GATES
+        for c in lust.constraints)

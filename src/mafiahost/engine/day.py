@@ -34,7 +34,7 @@ class DayCount:
         """This count's notes of a rule set (see ``engine.notes``)."""
         return self.notebook.get(kind)
 
-    def weight_of(self, voters) -> float:
+    def weight_of(self, voters) -> int | float:   # (a float would turn 2 into 2.0 compiled)
         w = self.weights
         if not w:
             return len(voters)
@@ -309,7 +309,7 @@ def resolve_day(g) -> None:
 
 def top(counts: dict, exclude=()) -> list[str]:
     """The candidates with the most votes (by weight), in the order they were first voted."""
-    best = 0
+    best = 0.0             # vote weights may be fractions
     leaders = []
     for name, c in counts.items():
         if name in exclude or not c:

@@ -226,7 +226,7 @@ class DayRules:
 
     def __init__(self, **kw):
         self.against_all: str = kw.get("against_all", "never")   # never | first_day | every_day
-        self.against_all_share: float = kw.get("against_all_share", 0.5)
+        self.against_all_share: int | float = kw.get("against_all_share", 0.5)
         self.quorum: bool = kw.get("quorum", False)
         self.nonvoters_against_self: bool = kw.get("nonvoters_against_self", False)
         self.absent_rule: bool = kw.get("absent_rule", False)

@@ -237,3 +237,34 @@ def test_many_threads_store_every_move_with_fewer_commits(sqlite_db, monkeypatch
                 if e.type == "action"] == [("Вера", "kill")]
     fresh.store.close()
     st.close()
+
+
+def test_a_failing_opener_waits_until_the_others_commit_on_its_connection(sqlite_db,
+                                                                        monkeypatch):
+    """The shared transaction runs on the connection of the thread that began it. When
+    that thread's own command fails and others are waiting, they go on writing on that
+    connection: the thread returns only after their commit (its connection is then free
+    again for what it reads next outside the lock)."""
+    st, h, (g1, g2) = _games(sqlite_db, 2)
+    ends = _commits(st, monkeypatch)
+    n1, n2 = _stored(sqlite_db, g1), _stored(sqlite_db, g2)
+    seen: list[tuple[int, bool]] = []
+
+    def first(hold):
+        try:
+            with st.hot(g1) as (tx, _row):
+                tx.add_command(_command(g1, 100), [])
+                hold()
+                raise RuntimeError("refused by the rules")
+        finally:
+            seen.append((_stored(sqlite_db, g2), st._lite_conn().in_transaction))
+
+    def second():
+        with st.hot(g2) as (tx, _row):
+            tx.add_command(_command(g2, 100), [])
+        return "ok"
+    out, _ = _first_waits_for_second(st, first, second)
+    assert isinstance(out["first"], RuntimeError) and out["second"] == "ok"
+    assert seen == [(n2 + 1, False)] and ends == [1]
+    assert (_stored(sqlite_db, g1), _stored(sqlite_db, g2)) == (n1, n2 + 1)
+    st.close()

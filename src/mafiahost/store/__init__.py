@@ -350,35 +350,59 @@ class Store:
                 self.notify(game_id)
             return
         assert self._writer is not None
-        with self._writing():
-            b = self._batch
-            if b is None:
-                c = self._lite_conn()
-                c.execute("BEGIN IMMEDIATE")
-                b = self._batch = _Batch(c)
-            c = b.conn
-            c.execute("SAVEPOINT hot")
-            try:
-                tx = SqliteTx(c, getattr(self._hint, "link", None))
-                yield tx, tx.bump(game_id, now_iso(), expect)
-                c.execute("RELEASE hot")
-            except BaseException:
-                if c.in_transaction:          # this command's rows only
+        left: _Batch | None = None            # a shared transaction on this thread's
+        try:                                  # connection, left open for the others
+            with self._writing():
+                b = self._batch
+                if b is None:
+                    c = self._lite_conn()
+                    c.execute("BEGIN IMMEDIATE")
+                    b = self._batch = _Batch(c)
+                c = b.conn
+                saved = False
+                try:
+                    c.execute("SAVEPOINT hot")
+                    saved = True
+                    tx = SqliteTx(c, getattr(self._hint, "link", None))
+                    yield tx, tx.bump(game_id, now_iso(), expect)
+                    c.execute("RELEASE hot")
+                except BaseException:
+                    self._take_back(b, saved)
+                    if self._batch is b and not self._more(b):
+                        with suppress(Exception):     # the others' failure: theirs
+                            self._end_batch()
+                    if self._batch is b and b.conn is getattr(self._lite, "conn", None):
+                        left = b
+                    raise
+                b.members += 1
+                follower = self._more(b)
+                if not follower:
+                    self._end_batch()
+            if follower:
+                b.wait()
+        finally:
+            # this thread's connection is not used outside the lock (``peek``) while
+            # the others write on it: wait until their commit
+            if left is not None:
+                left.done.wait()
+
+    def _take_back(self, b: _Batch, saved: bool) -> None:
+        """A failed command's rows out of the shared transaction (its savepoint), or,
+        when SQLite dropped the whole transaction or the connection fails, the
+        transaction given up: every member fails."""
+        c = b.conn
+        try:
+            if c.in_transaction:
+                if saved:
                     c.execute("ROLLBACK TO hot")
                     c.execute("RELEASE hot")
-                else:                         # SQLite dropped the whole transaction
-                    self._batch = None
-                    b.fail()
-                if self._batch is b and not self._more(b):
-                    with suppress(Exception):     # the members' own failure: theirs
-                        self._end_batch()
-                raise
-            b.members += 1
-            follower = self._more(b)
-            if not follower:
-                self._end_batch()
-        if follower:
-            b.wait()
+                return
+        except Exception:  # noqa: BLE001 - the transaction cannot go on
+            with suppress(Exception):
+                c.execute("ROLLBACK")
+        if self._batch is b:
+            self._batch = None
+        b.fail()
 
     #: the most plain commands one shared SQLite transaction takes (``hot``)
     BATCH = 16

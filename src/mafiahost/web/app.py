@@ -159,8 +159,9 @@ async def _command(w: Web, fn, *args):
     writer at a time: the commands that finish their rules while another one writes
     wait for the write lock and then share its transaction, and one commit (one
     ``fsync``) stores them all (``Store.hot``'s group commit), so more than two at once
-    pay: ``bench/web_load.py`` measured 0.85-1.1 ms of the server's CPU a move with 4-12
-    at once against 1.4-1.6 ms with two (each commit in its own transaction). All 24
+    pay: with 16 clients (``bench/web_load.py``'s load, four rounds interleaved with the
+    code before) the server's CPU a move went from 1.0-1.8 ms (two at once, each commit
+    in its own transaction) to 0.8-1.6 ms (eight, most commits carrying 7-8 moves). All 24
     threads writing would make the thread that holds the write lock wait for the
     interpreter between its statements (so every other command waits longer for the
     lock). Pages are still read in parallel."""

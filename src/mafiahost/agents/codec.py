@@ -100,6 +100,7 @@ class Codec:
         self._memo: dict = {}
         self._decoded: dict = {i: ("vote", t) for i, t in enumerate(self.vote_targets, 1)}
         self._offsets = [b[3] for b in self.blocks]
+        self._tables: list[dict] = [{} for _ in self.blocks]
 
     def vote(self, target: str) -> int:
         return self.vote_index[target]
@@ -157,21 +158,20 @@ class Codec:
                         out.append(a)
                 return out
             raise KeyError((ability, k))
-        _, _, doms, offset, _ = self.blocks[bi]
-        idx = self._pos_index[bi]
         if k == 0:
-            return [offset]
+            return [self.blocks[bi][3]]
         if k == 1:
-            first = idx[0]
-            return [offset + first[ts[0]] for ts in targets]
-        sizes = [len(d) for d in doms]
-        out = []
-        for ts in targets:
-            code = 0
-            for i, t in enumerate(ts):
-                code = code * sizes[i] + idx[i][t]
-            out.append(offset + code)
-        return out
+            idx = self._pos_index[bi][0]
+            offset = self.blocks[bi][3]
+            return [offset + idx[ts[0]] for ts in targets]
+        table = self._tables[bi]        # target tuple -> action, filled as tuples are met
+        try:
+            return [table[ts] for ts in targets]
+        except KeyError:
+            for ts in targets:
+                if ts not in table:
+                    table[ts] = self.move(ability, ts)
+            return [table[ts] for ts in targets]
 
     def decode(self, action: int, questions=None):
         """``("pass",)``, ``("vote", target)`` or ``("move", ability, targets)`` (an answer

@@ -114,12 +114,13 @@ class Knowledge:
     new events only: the public part from the ``Board``'s writes, the private part from
     the events addressed to the seat."""
 
-    def __init__(self, env: MafiaEnv, seat: str):
+    def __init__(self, env: MafiaEnv, seat: str, vec: np.ndarray | None = None):
         self.env = env
         self.seat = seat
         self.pending: list = []
         L = env.layout
-        self.vec = np.zeros(L["size"], dtype=np.float32)     # the seat's own part
+        # the seat's own part (``vec``: a zero row of the env's table of all seats')
+        self.vec = np.zeros(L["size"], dtype=np.float32) if vec is None else vec
         self.me = env.codec.seat_index[seat]
         self.vec[L["self"] + self.me] = 1.0
         self.role: str | None = None
@@ -194,7 +195,8 @@ class Knowledge:
         g = env.game
         if board is None:
             board = env.board
-        board.sync()
+        if board.seen != len(g.events):
+            board.sync()
         v = self.vec
         if self.role is None:                         # the role card, dealt at the start
             self._set_role(g.events[0].data["players"][self.me][1])
@@ -285,11 +287,13 @@ class MafiaEnv(AECEnv):
         self.terminations = {a: False for a in names}
         self.truncations = {a: False for a in names}
         self.infos = {a: {} for a in names}
-        self.knowledge = {a: Knowledge(self, a) for a in names}
+        rows = np.zeros((len(names), self.layout["size"]), dtype=np.float32)
+        self.knowledge = {a: Knowledge(self, a, rows[i]) for i, a in enumerate(names)}
         self.board = Board(self)
         self.voted = set()
         self.phases = 0
         self._cur: list | None = None        # ``_legal``'s one entry
+        self._ended = False                  # ``_finish`` has run: every agent is done
         self._open_phase()
 
     def _has_something(self, seat: str) -> bool:
@@ -372,12 +376,13 @@ class MafiaEnv(AECEnv):
             else:
                 self.terminations[a] = True
         self._cumulative_rewards = {a: 0 for a in self.agents}
+        self._ended = True
         self.queue = []
         self.agent_selection = self.agents[0]
 
     def step(self, action) -> None:
         a = self.agent_selection
-        if self.terminations[a] or self.truncations[a]:
+        if self._ended:                       # every agent is terminated or truncated
             self._was_dead_step(action)
             return
         self._cumulative_rewards[a] = 0
@@ -405,14 +410,20 @@ class MafiaEnv(AECEnv):
                     except Refused as e:      # never for a masked action; kept as a pass
                         info = {"refused": e.en}
         self.infos[a] = info
-        self.queue.pop(0)
+        queue = self.queue
+        queue.pop(0)
         left = self.turns_left[a] - 1
         self.turns_left[a] = left
         if not done and left > 0:
-            self.queue.append(a)
-        self._skip_idle()
-        if self.queue:
-            self.agent_selection = self.queue[0]
+            queue.append(a)
+        legal = self._legal                   # ``_skip_idle``, inlined
+        while queue:
+            c = legal(queue[0])
+            if c[3] or c[4]:
+                break
+            queue.pop(0)
+        if queue:
+            self.agent_selection = queue[0]
         else:
             g.resolve()
             self.phases += 1
@@ -440,35 +451,36 @@ class MafiaEnv(AECEnv):
         """The action mask (a new array unless ``copy`` is false; the legal actions of the
         seat whose turn it is, all zero for the others)."""
         g = self.game
-        if g.state.over or self.terminations[agent] or self.truncations[agent] \
-                or agent != self.agent_selection:
+        if self._ended or agent != self.agent_selection or g.state.over:
             return np.zeros(self.codec.size, dtype=np.int8)
         c = self._legal(agent)
         mask = c[5]
         if mask is None:
+            votes = c[4]
+            mk = tuple(votes)
+            base = self._vote_masks.get(mk)      # the same votes give the same mask
+            if base is None:
+                if len(self._vote_masks) >= 4096:
+                    self._vote_masks.clear()
+                base = self._vote_masks[mk] = self._vote_mask(votes)
             if c[3] or g.state.questions:
-                mask = self._make_mask(
-                    c[3], c[4], open_questions(g.state, agent) if g.state.questions else None)
-            else:                     # votes only: the same votes give the same mask
-                mk = tuple(c[4])
-                mask = self._vote_masks.get(mk)
-                if mask is None:
-                    if len(self._vote_masks) >= 4096:
-                        self._vote_masks.clear()
-                    mask = self._vote_masks[mk] = self._make_mask((), c[4], None)
+                mask = base.copy()
+                idx: list[int] = []
+                codes = self.codec.codes
+                qs = open_questions(g.state, agent) if g.state.questions else None
+                for aid, tss in c[3]:
+                    idx += codes(aid, tss, qs)
+                mask[idx] = 1
+            else:                     # votes only
+                mask = base
             c[5] = mask
         return mask.copy() if copy else mask
 
-    def _make_mask(self, groups, votes, questions) -> np.ndarray:
-        """The mask of legal moves by ability (``Game.legal_move_groups``) and legal votes;
-        answers numbered by ``questions`` (the seat's open ones)."""
+    def _vote_mask(self, votes) -> np.ndarray:
+        """The mask of a pass and the legal votes ``votes``."""
         mask = np.zeros(self.codec.size, dtype=np.int8)
         vi = self.codec.vote_index
-        idx = [PASS] + [vi[t] for t in votes]
-        codes = self.codec.codes
-        for aid, tss in groups:
-            idx += codes(aid, tss, questions)
-        mask[idx] = 1
+        mask[[PASS] + [vi[t] for t in votes]] = 1
         return mask
 
     def observe(self, agent):

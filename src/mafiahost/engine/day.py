@@ -132,7 +132,7 @@ def legal_votes(g, p) -> list[str]:
     s = g.state
     if s.over or s.phase != "day":
         return []
-    alive = [q.name for q in s.order if q.alive]
+    alive = s.living_names()            # read-only: every list returned below is new
     if g.rules.hooks.get("vote_check"):
         seats = [t for t in alive if check_vote(g, p, t) is None]
         tail = [t for t in ("against_all", "abstain") if check_vote(g, p, t) is None]

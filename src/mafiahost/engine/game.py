@@ -33,13 +33,16 @@ def _names(ps) -> str:
 def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
     """The ability's named constraints as (function, params, depends on the targets),
     looked up once (the registry is complete once the rule set is loaded) and kept on the
-    ability (``constraint_fns``, and ``reads_targets``: does any depend on the targets)."""
+    ability (``constraint_fns``, and ``reads_targets``: does any depend on the targets, or
+    is any ``listed``: either way the random player draws from the list of legal tuples)."""
     out = []
+    listed = False
     for c in ab.constraints:
         name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
         out.append((mechanics.CONSTRAINTS[name], params or {},
                     name not in mechanics.TARGETLESS_CONSTRAINTS))
-    ab.reads_targets = any(c[2] for c in out)
+        listed = listed or name in mechanics.LISTED_CONSTRAINTS
+    ab.reads_targets = listed or any(c[2] for c in out)
     ab.reads_partners = any((c if isinstance(c, str) else next(iter(c)))
                             in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
     ab.constraint_fns = out
@@ -1109,23 +1112,16 @@ class Game:
                 if fn(self, p, ab, (), params) is not None:
                     return []
             return [()]
+        # the constraints that never read the targets first, asked once before any pool
+        # or candidate is made (they are given no targets): any of them refusing leaves
+        # nothing, whatever the others would keep
+        for fn, params, per_target in checks:
+            if not per_target and fn(self, p, ab, (), params) is not None:
+                return []
         first, pool = self._pools(p, ab, memo)
         if not first:
             return []
         distinct = ab.distinct_targets
-        if checks:
-            # the constraints that never read the targets first, asked once (about the
-            # first candidate) and before any candidate is made: any of them refusing
-            # leaves nothing, whatever the others would keep
-            head = None
-            for fn, params, per_target in checks:
-                if not per_target:
-                    if head is None:
-                        head = self._first_candidate(first, pool, k, distinct)
-                        if head is None:
-                            return []
-                    if fn(self, p, ab, head, params) is not None:
-                        return []
         if k == 1:
             cands: list[tuple] = [(n,) for n in first]
         elif not distinct:
@@ -1144,18 +1140,6 @@ class Game:
                     if not cands:
                         break
         return cands
-
-    @staticmethod
-    def _first_candidate(first: list[str], pool: list[str], k: int,
-                         distinct: bool) -> tuple | None:
-        """The first of the target tuples ``legal_targets`` makes from the pools before
-        the per-target constraints (None when it makes none), without making the rest."""
-        if k == 1:
-            return (first[0],)
-        if not distinct:
-            return (first[0],) + (pool[0],) * (k - 1) if pool else None
-        return next((ts for ts in product(first, *([pool] * (k - 1)))
-                     if len(set(ts)) == k), None)
 
     def random_legal_targets(self, p: Player, ab: AbilitySpec, rnd) -> tuple | None:
         """One of ``legal_targets(p, ab)``, each equally likely (``rnd()`` in [0, 1) is the

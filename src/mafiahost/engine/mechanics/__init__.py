@@ -37,6 +37,7 @@ from typing import Any
 MECHANICS: dict = {}
 CONSTRAINTS: dict = {}
 TARGETLESS_CONSTRAINTS: set = set()   # constraints that never read the targets
+LISTED_CONSTRAINTS: set = set()       # targetless, but their abilities are drawn from the list
 PARTNER_CONSTRAINTS: set = set()      # constraints that read other players' moves
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due
 HOOKS: dict = {}           # (kind, name) -> fn
@@ -75,15 +76,22 @@ def mechanic(name: str, cover_aware: bool = False, visits: bool = True,
     return deco
 
 
-def constraint(name: str, targets: bool = True, partner: bool = False):
+def constraint(name: str, targets: bool = True, partner: bool = False,
+               listed: bool = False):
     """``targets=False``: the constraint never reads the targets, so the legal-move
-    generator asks it once per ability instead of once per candidate. ``partner=True``:
+    generator asks it once per ability instead of once per candidate. ``listed=True``
+    (with ``targets=False``): asked once as well, but the random player still draws its
+    ability's targets from the list of legal tuples, as for a constraint that reads them
+    (a refusal draws nothing), so that seeded random games stay as they were before the
+    constraint was known not to read them. ``partner=True``:
     it reads other players' moves of the phase, so a move it allowed is checked again
     whenever another move is sent (``Game.submit`` withdraws it if no longer allowed)."""
     def deco(fn):
         _register(CONSTRAINTS, name, fn, "constraint")
         if not targets:
             TARGETLESS_CONSTRAINTS.add(name)
+            if listed:
+                LISTED_CONSTRAINTS.add(name)
         if partner:
             PARTNER_CONSTRAINTS.add(name)
         return fn

@@ -29,7 +29,7 @@ def clan_poisons(g, clan: str, kind: str) -> int:
     return counter(g, "poison:" + clan, 0) + counter(g, f"poison:{clan}:{kind}", 0)
 
 
-@constraint("singapore_clan_poison")
+@constraint("singapore_clan_poison", targets=False, listed=True)
 def clan_poison(g, p, ab, ts, params):
     kind = params.get("kind", "viper")
     if is_clan(p):
@@ -54,7 +54,7 @@ def clan_poison(g, p, ab, ts, params):
     return None
 
 
-@constraint("singapore_no_apprentice")
+@constraint("singapore_no_apprentice", targets=False, listed=True)
 def no_apprentice(g, p, ab, ts, params):
     if any(q.alive and q.faction == p.faction and q.role.startswith("apprentice")
            for q in g.state.order) or any(
@@ -83,7 +83,7 @@ def _one_of_names(abilities: dict, ids: tuple) -> tuple[str, str]:
     return hit[1], hit[2]
 
 
-@constraint("singapore_one_of")
+@constraint("singapore_one_of", targets=False, listed=True)
 def one_of(g, p, ab, ts, params):
     """One of these moves a night for the whole faction (one shooter a clan; the cops'
     kill or cover)."""

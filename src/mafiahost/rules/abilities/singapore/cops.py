@@ -110,7 +110,7 @@ def release_ok(g, p, ab, ts, params):
     return None
 
 
-@constraint("singapore_blood_free")
+@constraint("singapore_blood_free", targets=False, listed=True)
 def blood_free(g, p, ab, ts, params):
     """«Каждый убитый на свободе персонаж»: not one jailed, killed in jail or turned."""
     if p.how not in ("killed", "venom", "blood") or g.state.has(p, "jailed"):

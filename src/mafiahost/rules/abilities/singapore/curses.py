@@ -207,7 +207,7 @@ def _bloodlust_lure(n, p) -> None:
         g.emit("bite_lured", g.to(v), to=v.name, player=p.name, was=a.targets[0])
 
 
-@constraint("singapore_cursed_self")
+@constraint("singapore_cursed_self", targets=False, listed=True)
 def cursed_self(g, p, ab, ts, params):
     """Only a cursed player (his curse still working) with a coin may ask the witch."""
     if not cursed(g, p):

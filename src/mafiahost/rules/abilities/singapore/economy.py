@@ -122,7 +122,7 @@ def ordered(g, p, ab, ts, params):
     return None
 
 
-@constraint("singapore_thug_customer")
+@constraint("singapore_thug_customer", targets=False, listed=True)
 def thug_customer(g, p, ab, ts, params):
     if g.rules.factions[p.faction].side == "town":
         return ("Погромщику заказывают только мафия и нейтральные персонажи.",
@@ -262,7 +262,7 @@ def will(dc, actor, targets, params):
     g.set_status(actor, "will", targets[0].name)
 
 
-@constraint("singapore_will_fixed")
+@constraint("singapore_will_fixed", targets=False, listed=True)
 def will_fixed(g, p, ab, ts, params):
     name = g.state.status_value(p, "will")
     if name and g.state.players[name].alive:

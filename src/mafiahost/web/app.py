@@ -159,9 +159,10 @@ async def _command(w: Web, fn, *args):
     writer at a time: the commands that finish their rules while another one writes
     wait for the write lock and then share its transaction, and one commit (one
     ``fsync``) stores them all (``Store.hot``'s group commit), so more than two at once
-    pay: with 16 clients (``bench/web_load.py``'s load, four rounds interleaved with the
-    code before) the server's CPU a move went from 1.0-1.8 ms (two at once, each commit
-    in its own transaction) to 0.8-1.6 ms (eight, most commits carrying 7-8 moves). All 24
+    pay: with 16 clients (``bench/web_load.py``'s load, seven rounds interleaved with the
+    code before) the server's CPU a move went from a median of 1.16 ms (two at once,
+    each commit in its own transaction) to 0.97 ms (eight, most commits carrying 7-8
+    moves). All 24
     threads writing would make the thread that holds the write lock wait for the
     interpreter between its statements (so every other command waits longer for the
     lock). Pages are still read in parallel."""

@@ -85,13 +85,30 @@ def random_moves(g: Game, p, rnd) -> None:
 
 
 def _moves(g: Game, p, abilities, rnd) -> None:
+    # An ability's gates (``mechanics.constraint``: cheap facts a constraint of it would
+    # refuse on, found once for the player until a move is sent) are asked before
+    # ``may_act``; they are kept only for abilities whose targets are drawn from the list
+    # of legal ones (``Game.random_legal_targets``), so passing over one draws nothing, as
+    # drawing for it would.
     may_act = g.may_act
-    facts: dict = {}        # the facts the gates read, found once until a move is sent
+    facts: dict = {}
     for ab in abilities:
-        if rnd() < 0.1 or not may_act(p, ab):
+        if rnd() < 0.1:
             continue
-        if ab.gates and _gated_out(g, p, ab.gates, facts):
-            continue            # a constraint refuses it: no legal move, nothing to draw
+        gates = ab.gates
+        if gates:               # a gate refuses it (so would its constraint)
+            out = False
+            for fn, values in gates:
+                f = facts.get(fn)
+                if f is None:
+                    f = facts[fn] = fn(g, p)
+                if values.isdisjoint(f):
+                    out = True
+                    break
+            if out:
+                continue
+        if not may_act(p, ab):
+            continue
         ts = g.random_legal_targets(p, ab, rnd)
         if ts is not None:
             role = None
@@ -100,20 +117,6 @@ def _moves(g: Game, p, abilities, rnd) -> None:
                 role = roles[int(rnd() * len(roles))]
             g.send(p, ab, ts, role)
             facts.clear()
-
-
-def _gated_out(g: Game, p, gates: tuple, facts: dict) -> bool:
-    """Does a gate of one of the ability's constraints refuse it (``mechanics.constraint``:
-    the constraint would refuse it too)? Its gates are kept only for an ability whose
-    targets are drawn from the list of legal ones (``Game.random_legal_targets``), so
-    passing over it draws nothing, as drawing for it would."""
-    for fn, values in gates:
-        f = facts.get(fn)
-        if f is None:
-            f = facts[fn] = fn(g, p)
-        if values.isdisjoint(f):
-            return True
-    return False
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

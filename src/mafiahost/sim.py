@@ -92,9 +92,13 @@ def _moves(g: Game, p, abilities, rnd) -> None:
     # drawing for it would.
     may_act = g.may_act
     facts: dict = {}
+    slots = g.state.slots       # this phase's moves by slot (``record`` adds to it)
+    me = p.name
     for ab in abilities:
         if rnd() < 0.1:
             continue
+        if not ab.shared and (me, ab.slot) in slots:
+            continue            # his move in this slot is sent: ``may_act`` says no first
         gates = ab.gates
         if gates:               # a gate refuses it (so would its constraint)
             out = False

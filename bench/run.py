@@ -36,6 +36,7 @@ import statistics  # noqa: E402
 
 import peers  # noqa: E402
 
+import mafiahost  # noqa: E402
 from mafiahost.engine.game import Game  # noqa: E402
 from mafiahost.rules import available  # noqa: E402
 from mafiahost.sim import new_random_game, play_game, play_phase  # noqa: E402
@@ -136,41 +137,56 @@ def peer_rows(quick: bool) -> list[dict]:
             n_ours, n_peer = max(1, n_ours // 4), max(1, n_peer // 4)
             cg_ours, cg_peer = max(1, cg_ours // 4), max(1, cg_peer // 4)
         peers.ensure(peer)
-        ours_r, peer_r, ratios = [], [], []
-        phases = {"ours": [0, 0], "peer": [0, 0]}      # phases played, games
+        ours_r, pure_r, peer_r, ratios, pure_ratios = [], [], [], [], []
+        phases = {"ours": [0, 0], "pure": [0, 0], "peer": [0, 0]}   # phases played, games
+        builds = set()
 
-        def batch(who, name, n, a=(), phases=phases):
-            r = peers.play(name, n, a)
+        def batch(who, name, n, a=(), phases=phases, builds=builds):
+            r = peers.play(name, n, a, pure=who == "pure")
             phases[who][0] += r["phases"]
             phases[who][1] += r["games"]
+            if who == "ours":
+                builds.add(r["build"])
             return r["games"] / peers.seconds(r)
         for i in range(reps):
             if i % 2 == 0:
                 a = batch("ours", "mafiahost", n_ours, args)
+                p = batch("pure", "mafiahost", n_ours, args)
                 b = batch("peer", peer, n_peer)
             else:
                 b = batch("peer", peer, n_peer)
+                p = batch("pure", "mafiahost", n_ours, args)
                 a = batch("ours", "mafiahost", n_ours, args)
             ours_r.append(a)
+            pure_r.append(p)
             peer_r.append(b)
             ratios.append(a / b)
-        row = {"label": label, "peer": peer, "target": target,
+            pure_ratios.append(p / b)
+        if phases["pure"] != phases["ours"]:
+            raise SystemExit(f"{label}: the pure build played other games than the "
+                             f"compiled one ({phases})")
+        row = {"label": label, "peer": peer, "target": target, "build": ", ".join(builds),
                "ours": statistics.median(ours_r), "theirs": statistics.median(peer_r),
+               "pure": statistics.median(pure_r), "ratio_pure": statistics.median(pure_ratios),
                "ratio": statistics.median(ratios), "ratio_min": min(ratios),
-               "ratio_max": max(ratios), "i_ours": None, "i_theirs": None,
+               "ratio_max": max(ratios), "i_ours": None, "i_theirs": None, "i_pure": None,
                "phases_ours": phases["ours"][0] / phases["ours"][1],
                "phases_peer": phases["peer"][0] / phases["peer"][1]}
         if peers.have_valgrind():
             row["i_ours"] = peers.instructions("mafiahost", cg_ours, args)
+            row["i_pure"] = peers.instructions("mafiahost", cg_ours, args, pure=True)
             row["i_theirs"] = peers.instructions(peer, cg_peer)
         out.append(row)
         icount = ""
         if row["i_ours"]:
             icount = (f"; instructions/game {row['i_ours'] / 1e6:.2f} M vs "
                       f"{row['i_theirs'] / 1e6:.2f} M = "
-                      f"{row['i_theirs'] / row['i_ours']:.1f}x")
-        print(f"{label:36} {row['ours']:8.0f} games/s vs {peer} {row['theirs']:8.1f}: "
-              f"{row['ratio']:.2f}x (target {target:g}x){icount}")
+                      f"{row['i_theirs'] / row['i_ours']:.1f}x "
+                      f"(pure {row['i_pure'] / 1e6:.2f} M = "
+                      f"{row['i_theirs'] / row['i_pure']:.1f}x)")
+        print(f"{label:36} [{row['build']}] {row['ours']:8.0f} games/s vs {peer} "
+              f"{row['theirs']:8.1f}: {row['ratio']:.2f}x (target {target:g}x; pure "
+              f"{row['pure']:.0f} games/s = {row['ratio_pure']:.2f}x){icount}")
     return out
 
 
@@ -210,6 +226,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-peers", action="store_true", help="skip the peers (offline)")
     args = ap.parse_args(argv)
     reps = 2 if args.quick else 7
+    print(f"build measured: {mafiahost.BUILD} (the peers' tables also run the pure "
+          "build, MAFIAHOST_PURE=1, beside it)")
     prow = [] if args.no_peers else peer_rows(args.quick)
     rrows = ruleset_rows(args.quick)
     rows = []
@@ -234,7 +252,10 @@ def main(argv=None) -> int:
         "same process (operations per second of a dict/list/attribute loop, in millions), so",
         "numbers from different machines can be compared.",
         "",
-        f"Machine: {platform.machine()}, Python {platform.python_version()}.",
+        f"Machine: {platform.machine()}, Python {platform.python_version()}. Build measured:",
+        f"**{mafiahost.BUILD}** (`mafiahost.BUILD`: what `pip install` made of the engine,",
+        "the modules compiled by mypyc; see \"The compiled engine\" below). The peers' table",
+        "also runs the pure Python build (`MAFIAHOST_PURE=1`) in the same interleaved run.",
         "",
         "| setup | games/s | games per baseline Mop | nights/s | nights per baseline Mop |",
         "|---|---:|---:|---:|---:|",
@@ -271,18 +292,23 @@ def main(argv=None) -> int:
         "random targets and votes until the game ends; werewolf-engine: 3 werewolves and",
         "9 villagers, random targets and votes.",
         "",
-        "| ours | games/s | peer | games/s | ratio by time | target "
+        "| ours (build) | games/s | peer | games/s | ratio by time | target "
         "| instructions/game, ours | instructions/game, peer | ratio by instructions "
+        "| pure build: games/s, ratio by time | pure: instructions/game, ratio "
         "| phases/game, ours / peer |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in prow:
         ins = ("| — | — | — |" if not r["i_ours"] else
                f"| {r['i_ours'] / 1e6:.2f} M | {r['i_theirs'] / 1e6:.1f} M | "
                f"{r['i_theirs'] / r['i_ours']:.1f}× |")
+        ins += f" {r['pure']:.0f}, {r['ratio_pure']:.2f}× |"
+        ins += (" — |" if not r["i_pure"] else
+                f" {r['i_pure'] / 1e6:.2f} M, {r['i_theirs'] / r['i_pure']:.1f}× |")
         ins += f" {r['phases_ours']:.1f} / {r['phases_peer']:.1f} |"
         met = "met" if r["ratio"] >= r["target"] else "not met"
-        lines.append(f"| {r['label']} | {r['ours']:.0f} | {r['peer']} | {r['theirs']:.1f} | "
+        lines.append(f"| {r['label']} ({r['build']}) | {r['ours']:.0f} | {r['peer']} | "
+                     f"{r['theirs']:.1f} | "
                      f"{r['ratio']:.2f}× ({r['ratio_min']:.2f}–{r['ratio_max']:.2f}) | "
                      f"{r['target']:g}× ({met}) {ins}")
     lines += [

@@ -9,6 +9,7 @@ commit). Bounded: at most ``--games`` x 11 moves and ``--seconds`` seconds per r
 
 Reported for SQLite (WAL, synchronous=FULL) and for PostgreSQL (when a server answers
 on 127.0.0.1:5432, or ``MAFIAHOST_TEST_PG``): moves per second, latency p50 / p99 / max,
+the server process's CPU per move (``/proc``),
 and the same with the game cache off (``MAFIAHOST_GAME_CACHE=0``: every move rebuilds its
 game from the events), as a ratio against a fixed pure-Python baseline measured in the
 same run (``bench/run.py``'s ``baseline``) so machines can be compared.
@@ -77,6 +78,20 @@ def make_games(db: str, n: int, seed: int) -> list[tuple[str, str]]:
     return jobs
 
 
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds the process ``pid`` has used so far (Linux ``/proc``;
+    0 elsewhere): the server's own CPU, whatever else runs on the machine."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
 async def _client(host: str, port: int, queue: asyncio.Queue, lat: list, codes: dict,
                   stop_at: float) -> None:
     reader, writer = await asyncio.open_connection(host, port)
@@ -124,10 +139,13 @@ def run_once(db: str, games: int, clients: int, seconds: float, cache: bool, see
     with Server(db, env=env) as srv:
         # warm up: one page load per process (imports, templates, first connections)
         asyncio.run(_load(srv.url, [("/", "")], 1, 5))
+        cpu0 = cpu_seconds(srv.proc.pid)
         wall, lat, codes = asyncio.run(_load(srv.url, jobs, clients, seconds))
+        cpu = cpu_seconds(srv.proc.pid) - cpu0
     stored = codes.get(200, 0)
     lat.sort()
     return {"moves": stored, "sent": len(lat), "refused": codes.get(409, 0),
+            "cpu": 1000 * cpu / len(lat) if lat else 0,
             "errors": sum(v for k, v in codes.items() if k not in (200, 409)),
             "wall": wall, "rate": stored / wall if wall else 0,
             "p50": 1000 * statistics.median(lat) if lat else 0,
@@ -172,11 +190,14 @@ def run_bare(db: str, n: int, clients: int, seconds: float):
                                    ("target", "Борис")])
     with Bare(db) as srv:
         asyncio.run(_load(srv.url, [("/", "")], 1, 5))
+        cpu0 = cpu_seconds(srv.proc.pid)
         wall, lat, codes = asyncio.run(_load(srv.url, [("/move", body)] * n, clients,
                                              seconds))
+        cpu = cpu_seconds(srv.proc.pid) - cpu0
     stored = codes.get(200, 0)
     lat.sort()
     return {"moves": stored, "sent": len(lat), "refused": 0,
+            "cpu": 1000 * cpu / len(lat) if lat else 0,
             "errors": sum(v for k, v in codes.items() if k != 200),
             "wall": wall, "rate": stored / wall if wall else 0,
             "p50": 1000 * statistics.median(lat) if lat else 0,
@@ -256,6 +277,7 @@ def main(argv=None) -> int:
             print(f"{dbkind:10} {label} {clients:3} clients "
                   f"{r['moves']:5} moves in {r['wall']:.2f}s = {r['rate']:6.0f}/s  "
                   f"p50 {r['p50']:5.1f} ms  p99 {r['p99']:6.1f} ms  max {r['max']:6.1f} ms  "
+                  f"server CPU {r['cpu']:.2f} ms/move  "
                   f"refused {r['refused']} errors {r['errors']}")
     finally:
         for _db, drop in dbs.values():
@@ -299,22 +321,29 @@ def main(argv=None) -> int:
         "writes through SQLAlchemy Core (`BEGIN`, `INSERT`, `COMMIT`: three round trips on",
         "PostgreSQL); the app through its own hot path (SQLite: the stdlib `sqlite3`",
         "module; PostgreSQL: psycopg in pipeline mode, three round trips a move including",
-        "the first look-up of the player's link, `docs/hosting.md`). The last column is the",
-        "rate divided by a fixed pure-Python baseline measured in the same run (moves per",
-        "million baseline operations).",
+        "the first look-up of the player's link, `docs/hosting.md`). On SQLite the app's",
+        "moves that wait for the write lock while another is written share its commit",
+        "(group commit: one sync of the log for several moves, each answered only after",
+        "that commit, `docs/hosting.md`); the bare endpoint commits each row by itself, as",
+        "the issue defines it. \"Server CPU\" is the server process's user + system CPU",
+        "during the run (Linux `/proc`) per POST answered: it moves with what else the",
+        "machine runs too, but less than the rate. The last column is the rate divided by a",
+        "fixed pure-Python baseline measured in the same run (moves per million baseline",
+        "operations).",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
         f"{platform.python_version()}; baseline {base / 1e6:.1f} Mops/s.",
         "",
         "| database | endpoint | game cache | clients | moves stored | moves/s | p50 ms | p99 ms "
-        "| max ms | moves/s per baseline Mops |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| max ms | server CPU ms/move | moves/s per baseline Mops |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         cache = "—" if r["what"] == "bare" else ("on" if r["cache"] else "off")
         lines.append(f"| {r['db']} | {r['what']} | {cache} | {r['clients']} | "
                      f"{r['moves']} | "
                      f"{r['rate']:.0f} | {r['p50']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | "
+                     f"{r['cpu']:.2f} | "
                      f"{r['rate'] / (base / 1e6):.0f} |")
     lines += ["", "Targets from the speed issue, with 16 clients: moves/s at least half the bare",
               "endpoint's on the same database in the same run (SQLite and PostgreSQL), and p99",

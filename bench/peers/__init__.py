@@ -56,22 +56,28 @@ def command(name: str, games: int, args: list[str] = ()) -> list[str]:
     return [ensure(name), str(HERE / PEERS[name]["driver"]), str(games), *args]
 
 
-def _env() -> dict:
+def _env(pure: bool = False) -> dict:
     env = dict(os.environ)
     env["PYTHONHASHSEED"] = "0"          # the same dict/set orders in every run
+    # ours: the build a user's install runs (compiled where it could be), or with
+    # ``pure`` the pure Python engine (mafiahost._build)
+    env.pop("MAFIAHOST_PURE", None)
+    if pure:
+        env["MAFIAHOST_PURE"] = "1"
     return env
 
 
-def play(name: str, games: int, args: list[str] = ()) -> dict:
-    """One batch in a fresh process: the driver's JSON line (games, seconds, phases)."""
+def play(name: str, games: int, args: list[str] = (), pure: bool = False) -> dict:
+    """One batch in a fresh process: the driver's JSON line (games, seconds, phases; ours
+    also says which build ran)."""
     out = subprocess.run(command(name, games, args), check=True, capture_output=True,
-                         text=True, env=_env()).stdout
+                         text=True, env=_env(pure)).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
-def run(name: str, games: int, args: list[str] = ()) -> float:
+def run(name: str, games: int, args: list[str] = (), pure: bool = False) -> float:
     """Games per second of CPU time of one batch in a fresh process."""
-    r = play(name, games, args)
+    r = play(name, games, args, pure)
     return r["games"] / seconds(r)
 
 
@@ -88,11 +94,11 @@ def have_valgrind() -> bool:
     return shutil.which("valgrind") is not None
 
 
-def _callgrind(cmd: list[str]) -> int:
+def _callgrind(cmd: list[str], pure: bool = False) -> int:
     with tempfile.TemporaryDirectory() as d:
         p = subprocess.run(["valgrind", "--tool=callgrind",
                             f"--callgrind-out-file={d}/out", *cmd],
-                           capture_output=True, text=True, env=_env())
+                           capture_output=True, text=True, env=_env(pure))
         if p.returncode != 0:
             raise RuntimeError(p.stderr[-2000:])
         m = re.search(r"Collected : (\d+)", p.stderr)
@@ -101,8 +107,8 @@ def _callgrind(cmd: list[str]) -> int:
         return int(m.group(1))
 
 
-def instructions(name: str, games: int, args: list[str] = ()) -> float:
+def instructions(name: str, games: int, args: list[str] = (), pure: bool = False) -> float:
     """Instructions per game: callgrind(N games) - callgrind(0 games), over N."""
-    base = _callgrind(command(name, 0, args))
-    full = _callgrind(command(name, games, args))
+    base = _callgrind(command(name, 0, args), pure)
+    full = _callgrind(command(name, games, args), pure)
     return (full - base) / games

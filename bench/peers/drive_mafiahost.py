@@ -7,7 +7,8 @@ loads the rule set and plays one game outside the count (so the 0-game run that 
 subtracts includes loading), then plays GAMES games by ``mafiahost.sim`` (random legal moves
 from ``Game.legal_moves``' generator, every resolve, victory checks) and prints one JSON
 line: games, seconds (wall time of the games alone), cpu_seconds (the process's CPU time
-over the same games: what the benchmark compares) and phases played.
+over the same games: what the benchmark compares), phases played and the build that ran
+(``mafiahost.BUILD``: compiled, or pure and why).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
+import mafiahost  # noqa: E402
 from mafiahost.sim import new_random_game, play_game  # noqa: E402
 
 
@@ -44,7 +46,8 @@ def main(argv: list[str]) -> int:
                       seed)
         phases += g.state.idx
     dt, dc = time.perf_counter() - t, time.process_time() - c
-    print(json.dumps({"games": a.games, "seconds": dt, "cpu_seconds": dc, "phases": phases}))
+    print(json.dumps({"games": a.games, "seconds": dt, "cpu_seconds": dc, "phases": phases,
+                      "build": mafiahost.BUILD}))
     return 0
 
 

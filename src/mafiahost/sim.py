@@ -11,9 +11,12 @@ with a real event log; nothing is tried and refused.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from .engine.errors import Refused
 from .engine.game import Game
+from .engine.model import AbilitySpec
+from .engine.state import Player
 from .rules import load
 from .rules.setup import deal
 
@@ -37,14 +40,13 @@ def play_phase(g: Game, rng: random.Random) -> None:
     if s.phase == "day":
         # ``random_vote`` for each living player, inlined
         aa = against_all_today(g)
-        vote = g.vote
         for p in alive:
             r = rnd()
             if r < 0.05:
                 continue
             target = "against_all" if aa and r < 0.1 else alive[int(rnd() * len(alive))].name
             try:
-                vote(p.name, target)
+                g.vote(p.name, target)
             except Refused:
                 pass
     phase = s.phase
@@ -62,7 +64,8 @@ def against_all_today(g: Game) -> bool:
                                               and g.state.number == 1)
 
 
-def random_vote(g: Game, p, alive: list, aa: bool, rnd) -> None:
+def random_vote(g: Game, p: Player, alive: list[Player], aa: bool,
+                rnd: Callable[[], float]) -> None:
     """The random player's vote: none 5% of the time, 'against all' 5% when allowed,
     else a uniformly random living player."""
     r = rnd()
@@ -75,7 +78,7 @@ def random_vote(g: Game, p, alive: list, aa: bool, rnd) -> None:
         pass
 
 
-def random_moves(g: Game, p, rnd) -> None:
+def random_moves(g: Game, p: Player, rnd: Callable[[], float]) -> None:
     """The random player's moves this phase: each usable ability 90% of the time, on
     targets drawn uniformly from the legal ones (``Game.random_legal_targets``, one of
     ``Game.legal_targets``), a role-naming move naming one of its roles uniformly."""
@@ -84,13 +87,13 @@ def random_moves(g: Game, p, rnd) -> None:
         _moves(g, p, abilities, rnd)
 
 
-def _moves(g: Game, p, abilities, rnd) -> None:
+def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
+           rnd: Callable[[], float]) -> None:
     # An ability's gates (``mechanics.constraint``: cheap facts a constraint of it would
     # refuse on, found once for the player until a move is sent) are asked before
     # ``may_act``; they are kept only for abilities whose targets are drawn from the list
     # of legal ones (``Game.random_legal_targets``), so passing over one draws nothing, as
     # drawing for it would.
-    may_act = g.may_act
     facts: dict = {}
     slots = g.state.slots       # this phase's moves by slot (``record`` adds to it)
     me = p.name
@@ -111,7 +114,7 @@ def _moves(g: Game, p, abilities, rnd) -> None:
                     break
             if out:
                 continue
-        if not may_act(p, ab):
+        if not g.may_act(p, ab):
             continue
         ts = g.random_legal_targets(p, ab, rnd)
         if ts is not None:

@@ -58,6 +58,8 @@ class Board:
         self.vec = np.zeros(L["size"], dtype=np.float32)
         self.vec[self.al:self.al + n] = 1.0
         self.written: tuple | None = None     # (phase, number, over) last written
+        # the one position set in each voter's row of the votes (a row holds one vote)
+        self.vote_at: dict[int, int] = {}
 
     def sync(self) -> None:
         env = self.env
@@ -69,6 +71,7 @@ class Board:
         know = self.know
         v = self.vec
         w = self.n + 2
+        at = self.vote_at
         for e in evs[self.seen:]:
             a = e.audience
             if a != PUBLIC:
@@ -84,16 +87,20 @@ class Board:
                 j = si.get(d.get("voter"))
                 k_ = vi.get(d.get("target"))
                 if j is not None and k_ is not None:
-                    row = self.vo + j * w
-                    v[row:row + w] = 0.0
-                    v[row + k_ - 1] = 1.0
+                    old = at.get(j)
+                    if old is not None:
+                        v[old] = 0.0
+                    pos = at[j] = self.vo + j * w + k_ - 1
+                    v[pos] = 1.0
             elif t == "vote_withdrawn":
                 j = si.get(e.data.get("voter"))
                 if j is not None:
-                    row = self.vo + j * w
-                    v[row:row + w] = 0.0
+                    old = at.pop(j, None)
+                    if old is not None:
+                        v[old] = 0.0
             elif t == "phase_started":
                 v[self.vo:self.vo + self.n * w] = 0.0
+                at.clear()
             elif t == "eliminated":
                 d = e.data
                 j = si.get(d.get("player"))
@@ -107,6 +114,15 @@ class Board:
                 if j is not None:
                     v[self.al + j] = 1.0
         self.seen = len(evs)
+        st = env.game.state
+        now = (st.phase, st.number, st.over)
+        if self.written != now:            # the phase's part, once a change
+            self.written = now
+            L = env.layout
+            v[L["phase"]] = 1.0 if now[0] == "night" else 0.0
+            v[L["phase"] + 1] = 1.0 if now[0] == "day" else 0.0
+            v[L["number"]] = min(now[1] / MAX_NUMBER, 1.0)
+            v[L["over"]] = 1.0 if now[2] else 0.0
 
 
 class Knowledge:
@@ -126,10 +142,8 @@ class Knowledge:
         self.role: str | None = None
         self.faction: str | None = None
         self.last_move_phase = None
-        self._ph = L["phase"]
-        self._nu = L["number"]
-        self._ov = L["over"]
         self._se = L["sent"]
+        self._sent = False                  # the "sent" position's value now
 
     def _set_role(self, role: str, faction: str | None = None) -> None:
         env, L, v = self.env, self.env.layout, self.vec
@@ -202,17 +216,11 @@ class Knowledge:
             self._set_role(g.events[0].data["players"][self.me][1])
         if self.pending:
             self._read_private()
-        st = g.state
-        b = board.vec
-        now = (st.phase, st.number, st.over)
-        if board.written != now:                    # the phase's part, once a change
-            board.written = now
-            b[self._ph] = 1.0 if now[0] == "night" else 0.0
-            b[self._ph + 1] = 1.0 if now[0] == "day" else 0.0
-            b[self._nu] = min(now[1] / MAX_NUMBER, 1.0)
-            b[self._ov] = 1.0 if now[2] else 0.0
-        v[self._se] = 1.0 if self.last_move_phase == g.label else 0.0
-        return np.maximum(b, v)
+        sent = self.last_move_phase == g.label
+        if sent != self._sent:                      # written when it changes
+            self._sent = sent
+            v[self._se] = 1.0 if sent else 0.0
+        return np.maximum(board.vec, v)
 
 
 class MafiaEnv(AECEnv):
@@ -381,34 +389,38 @@ class MafiaEnv(AECEnv):
         self.agent_selection = self.agents[0]
 
     def step(self, action) -> None:
-        a = self.agent_selection
         if self._ended:                       # every agent is terminated or truncated
             self._was_dead_step(action)
             return
+        a = self.agent_selection
         self._cumulative_rewards[a] = 0
         g = self.game
         info: dict = {}
         done = True
-        if action is not None and int(action) != PASS:
+        if action is not None:
             a_ = int(action)
-            codec = self.codec
-            if a_ >= codec.answer_offset:
-                kind = codec.decode(a_, open_questions(g.state, a))
-            else:
-                kind = codec.decode(a_)       # raises outside the action space
-            if kind[0] != "pass":
-                if not self._mask(a, copy=False)[a_]:
-                    info = {"refused": "not a legal action now; taken as a pass"}
-                else:
-                    try:
-                        if kind[0] == "vote":
-                            g.vote(a, kind[1])
-                            self.voted.add(a)
-                        else:
-                            self._send(a, kind[1], kind[2])
-                        done = False
-                    except Refused as e:      # never for a masked action; kept as a pass
-                        info = {"refused": e.en}
+            if a_ != PASS:
+                codec = self.codec
+                kind = codec._decoded.get(a_)    # a vote, or a move decoded before
+                if kind is None:
+                    kind = codec.decode(a_, open_questions(g.state, a)) \
+                        if a_ >= codec.answer_offset else codec.decode(a_)  # raises outside
+                if kind[0] != "pass":
+                    c = self._cur             # the mask the seat was shown, if still current
+                    mask = c[5] if c is not None and c[0] == a and c[1] == len(g.events) \
+                        and c[5] is not None else self._mask(a, copy=False)
+                    if not mask[a_]:
+                        info = {"refused": "not a legal action now; taken as a pass"}
+                    else:
+                        try:
+                            if kind[0] == "vote":
+                                g.vote(a, kind[1])
+                                self.voted.add(a)
+                            else:
+                                self._send(a, kind[1], kind[2])
+                            done = False
+                        except Refused as e:  # never for a masked action; kept as a pass
+                            info = {"refused": e.en}
         self.infos[a] = info
         queue = self.queue
         queue.pop(0)

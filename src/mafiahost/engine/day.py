@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import mechanics
 from .errors import times_ru
 from .events import HOST, PUBLIC
 from .notes import NoteBook, T
-from .state import FOREVER
+from .state import FOREVER, Player
+
+if TYPE_CHECKING:
+    from .game import Game
 
 SPECIAL = ("against_all", "abstain")
 
@@ -17,14 +22,14 @@ class DayCount:
     __slots__ = ("acquit", "counts", "for_", "g", "lynch_how", "notebook", "silent_void",
                  "votes", "weights")
 
-    def __init__(self, g, votes):
+    def __init__(self, g: Game, votes: dict[str, str]) -> None:
         self.g = g
         self.votes = votes                     # voter -> target, after puppets
         self.acquit: set[str] = set()
         self.weights: dict[str, float] = {}    # voter -> weight of his vote (default 1)
         self.for_: dict[str, list] = {}        # candidate -> voters
         self.counts: dict[str, float] = {}     # candidate -> weighted count
-        self.lynch_how = "lynched"
+        self.lynch_how: str = "lynched"
         self.notebook = NoteBook()
         # votes that do not count without the voter knowing (a bite, rum): left out of the
         # count that decides, shown as cast in the public count
@@ -34,7 +39,7 @@ class DayCount:
         """This count's notes of a rule set (see ``engine.notes``)."""
         return self.notebook.get(kind)
 
-    def weight_of(self, voters) -> float:
+    def weight_of(self, voters) -> int | float:   # (a float would turn 2 into 2.0 compiled)
         w = self.weights
         if not w:
             return len(voters)
@@ -45,7 +50,7 @@ class DayCount:
 _VOTELESS = ("jailed", "silenced", "absent", "voteless")
 
 
-def vote_loss(g, p):
+def vote_loss(g: Game, p: Player) -> tuple[str, str] | None:
     """Why ``p`` cannot vote today, or None."""
     s = g.state
     if not p.alive:
@@ -75,7 +80,7 @@ def vote_loss(g, p):
     return None
 
 
-def check_vote(g, p, target, fixed: bool = False):
+def check_vote(g: Game, p: Player, target: str, fixed: bool = False):
     s = g.state
     if s.over:
         return ("Игра окончена.", "The game is over.")
@@ -186,7 +191,7 @@ def mark_absent(g, p):
         g.emit("vote", PUBLIC, voter=p.name, target="abstain", void=True)
 
 
-def resolve_day(g) -> None:
+def resolve_day(g: Game) -> None:
     s = g.state
     day = g.rules.day
     players = s.players
@@ -309,7 +314,7 @@ def resolve_day(g) -> None:
 
 def top(counts: dict, exclude=()) -> list[str]:
     """The candidates with the most votes (by weight), in the order they were first voted."""
-    best = 0
+    best = 0.0             # vote weights may be fractions
     leaders = []
     for name, c in counts.items():
         if name in exclude or not c:
@@ -321,7 +326,7 @@ def top(counts: dict, exclude=()) -> list[str]:
     return leaders
 
 
-def _condemn(g, dc):
+def _condemn(g: Game, dc: DayCount) -> None:
     s = g.state
     day = g.rules.day
     leaders = top(dc.counts)
@@ -352,7 +357,7 @@ def _condemn(g, dc):
     lynch(g, dc, s.players[condemned])
 
 
-def lynch(g, dc, p) -> None:
+def lynch(g: Game, dc: DayCount, p: Player) -> None:
     """The vote removes ``p``; his voters are remembered (phantom of the opera)."""
     voters = list(dc.for_.get(p.name, ()))
     g.set_status(p, "lynch_voters", voters, until=FOREVER)

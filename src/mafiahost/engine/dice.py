@@ -52,6 +52,7 @@ def verify_rolls(seed: int, rolls: list[dict]) -> list[str]:
     problems = []
     for i, r in enumerate(rolls, 1):
         opts = r["options"]
+        got: object          # a bool or an option (typed so that compiled code takes both)
         if "chance" in r:
             got = d.below(1 << 20) < int(r["chance"] * (1 << 20))
         else:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from itertools import product
 
+from mypy_extensions import mypyc_attr
+
 from . import mechanics, victory
 from .day import DayCount, check_unvote, check_vote, mark_absent, resolve_day
 from .errors import BadForcedRoll, Refused, times_ru
@@ -21,7 +23,6 @@ from .state import APPLY, FOREVER, Action, Player, State
 
 mechanics.load_all()
 
-_new_event = object.__new__
 _APPLY_GET = APPLY.get
 
 
@@ -161,9 +162,11 @@ def _accepts(accept, warning: tuple[str, str]) -> bool:
     return any(str(a).lower() in text for a in accept or ())
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)   # balance.simulate.LeanGame
 class Game:
     def __init__(self, rules: RulesetSpec, seating: list[tuple[str, str]], seed: int = 0,
-                 open_first: bool = True, accept_warnings=False):
+                 open_first: bool = True, accept_warnings=False,
+                 replaying: list[Event] | None = None):
         """``rules`` comes with its options already applied (``mafiahost.rules.load``).
 
         A seating against the seed's rules is refused; one against its recommendations
@@ -171,8 +174,14 @@ class Game:
         them (True, or texts naming them); the accepted ones are kept in ``game_started``.
 
         With ``open_first=False`` the first phase is not opened yet: the caller may force
-        the rolls made when it opens (``state.dice.forced``) and then call ``open_next``."""
+        the rolls made when it opens (``state.dice.forced``) and then call ``open_next``.
+
+        ``replaying``: the game is rebuilt from these events instead (``replay``; the
+        other arguments but ``rules`` are not read)."""
         self.rules = rules
+        if replaying is not None:
+            self._rebuild(replaying)
+            return
         self.options = dict(rules.options)
         seen = set()
         rows = []
@@ -224,11 +233,14 @@ class Game:
 
         Nothing is decided again: every roll, death and status comes from the events, so
         the rebuilt state equals the original one (``tests/test_replay.py`` checks it)."""
-        first = events[0]
-        if first.type != "game_started":
+        if events[0].type != "game_started":
             raise ValueError("an event list starts with game_started")
-        g = cls.__new__(cls)
-        g.rules = rules
+        return cls(rules, [], replaying=events)
+
+    def _rebuild(self, events: list[Event]) -> None:
+        g = self
+        rules = self.rules
+        first = events[0]
         g.options = dict(first.data.get("options") or {})
         g.seed = first.data.get("seed", 0)
         rows = [(n, r, rules.roles[r].faction) for n, r in first.data["players"]]
@@ -244,15 +256,10 @@ class Game:
                 f(g.state, ev.data)
             if ev.type == "phase_started":
                 g.label = ev.phase
-        return g
 
     # ---- events --------------------------------------------------------------------
     def emit(self, type: str, audience, **data) -> Event:
-        ev = _new_event(Event)          # Event(type, self.label, audience, data), uncalled
-        ev.type = type
-        ev.phase = self.label
-        ev.audience = audience
-        ev.data = data
+        ev = Event(type, self.label, audience, data)
         self.events.append(ev)
         f = _APPLY_GET(type)
         if f is not None:
@@ -265,11 +272,8 @@ class Game:
     def set_status(self, p: Player, status: str, value=None, until: int = FOREVER) -> None:
         # ``emit("status", HOST, ...)`` and its apply (``state._status``), made here at
         # once: the commonest event of a game
-        ev = _new_event(Event)
-        ev.type = "status"
-        ev.phase = self.label
-        ev.audience = HOST
-        ev.data = {"player": p.name, "status": status, "until": until, "value": value}
+        ev = Event("status", self.label, HOST,
+                   {"player": p.name, "status": status, "until": until, "value": value})
         self.events.append(ev)
         p.st[status] = [until, value]
         s = self.state
@@ -322,7 +326,7 @@ class Game:
                   _state=dice.state)
         return result
 
-    def chance(self, why: str, p: float) -> bool:
+    def chance(self, why: str, p: int | float) -> bool:
         """True with probability ``p`` (one roll event, forced ``true``/``false`` allowed)."""
         dice = self.state.dice
         r = dice.below(1 << 20) < int(p * (1 << 20))
@@ -751,20 +755,11 @@ class Game:
             d["role"] = role
         # ``emit("action", (name,), **d)`` and its apply (``state._action``), made here at
         # once: the move is recorded as applying the event would record it
-        ev = _new_event(Event)
-        ev.type = "action"
-        ev.phase = self.label
-        ev.audience = (name,)
-        ev.data = d
+        ev = Event("action", self.label, (name,), d)
         self.events.append(ev)
         s = self.state
         s.seq += 1
-        a = _new_event(Action)
-        a.seq = s.seq
-        a.actor = name
-        a.ability = ab.key
-        a.targets = tuple(ts)
-        a.role = role
+        a = Action(s.seq, name, ab.key, tuple(ts), role)
         if s.phase == "day":
             s.day_actions.append(a)
         else:
@@ -787,11 +782,7 @@ class Game:
         # ``emit("vote", PUBLIC, voter=..., target=...)`` and its apply (``state._vote``),
         # made here at once
         name = p.name
-        ev = _new_event(Event)
-        ev.type = "vote"
-        ev.phase = self.label
-        ev.audience = PUBLIC
-        ev.data = {"voter": name, "target": target}
+        ev = Event("vote", self.label, PUBLIC, {"voter": name, "target": target})
         self.events.append(ev)
         s = self.state
         votes = s.votes

@@ -209,26 +209,29 @@ class StepSpec:
         self.auto: tuple = tuple(auto)     # (hook fn, params) run at the start of the step
 
 
+_DAY_RULES_ATTRS = (
+    "absent_rule",
+    "against_all",
+    "against_all_share",
+    "first_vote_day",
+    "judge_fallback",
+    "lynch_executor",
+    "lynch_holds",
+    "nonvoters_against_self",
+    "quorum",
+    "tie",
+    "tie_dice_at_most",
+    "tie_shield_times",
+    "vote_changes",
+)
+
+
 class DayRules:
-    __slots__ = (
-        "absent_rule",
-        "against_all",
-        "against_all_share",
-        "first_vote_day",
-        "judge_fallback",
-        "lynch_executor",
-        "lynch_holds",
-        "nonvoters_against_self",
-        "quorum",
-        "tie",
-        "tie_dice_at_most",
-        "tie_shield_times",
-        "vote_changes",
-    )
+    __slots__ = _DAY_RULES_ATTRS
 
     def __init__(self, **kw):
         self.against_all: str = kw.get("against_all", "never")   # never | first_day | every_day
-        self.against_all_share: float = kw.get("against_all_share", 0.5)
+        self.against_all_share: int | float = kw.get("against_all_share", 0.5)
         self.quorum: bool = kw.get("quorum", False)
         self.nonvoters_against_self: bool = kw.get("nonvoters_against_self", False)
         self.absent_rule: bool = kw.get("absent_rule", False)
@@ -245,6 +248,13 @@ class DayRules:
         # a status the condemned gets instead of leaving the game (jail until dawn)
         self.lynch_holds: str | None = kw.get("lynch_holds")
 
+    def __copy__(self) -> DayRules:
+        """``copy.copy``: compiled (mypyc), a class is made only through its ``__init__``,
+        so the copy is made by it and then takes every attribute."""
+        new = DayRules()
+        _copy_attrs(self, new, _DAY_RULES_ATTRS)
+        return new
+
 
 class Succession:
     """When ``when_dies`` (a role) leaves, a living ``heir`` (a role) changes role."""
@@ -259,37 +269,40 @@ class Succession:
         self.otherwise = otherwise
 
 
+_RULESET_ATTRS = (
+    "abilities",
+    "ability_ids",
+    "card",
+    "by_phase",
+    "choices",
+    "day",
+    "dead_movers",
+    "factions",
+    "first_phase",
+    "forum",
+    "hooks",
+    "id",
+    "options",
+    "partner_reads",
+    "redirect_roles",
+    "removed_earlier",
+    "reveal_roles",
+    "roles",
+    "setup",
+    "source",
+    "step_index",
+    "steps",
+    "successions",
+    "team_tables",
+    "title_en",
+    "title_ru",
+    "version",
+    "win_fns",
+)
+
+
 class RulesetSpec:
-    __slots__ = (
-        "abilities",
-        "ability_ids",
-        "card",
-        "by_phase",
-        "choices",
-        "day",
-        "dead_movers",
-        "factions",
-        "first_phase",
-        "forum",
-        "hooks",
-        "id",
-        "options",
-        "partner_reads",
-        "redirect_roles",
-        "removed_earlier",
-        "reveal_roles",
-        "roles",
-        "setup",
-        "source",
-        "step_index",
-        "steps",
-        "successions",
-        "team_tables",
-        "title_en",
-        "title_ru",
-        "version",
-        "win_fns",
-    )
+    __slots__ = _RULESET_ATTRS
 
     def __init__(self, **kw):
         self.id: str = kw["id"]
@@ -334,3 +347,15 @@ class RulesetSpec:
         # only dead players a move loop needs to look at
         self.dead_movers = {(r, ph) for r, by in self.by_phase.items()
                             for ph, specs in by.items() if any(a.while_dead for a in specs)}
+
+    def __copy__(self) -> RulesetSpec:
+        """``copy.copy`` (see ``DayRules.__copy__``)."""
+        new = RulesetSpec(id=self.id, factions=self.factions, roles=self.roles,
+                          abilities=self.abilities, steps=self.steps, day=self.day)
+        _copy_attrs(self, new, _RULESET_ATTRS)
+        return new
+
+
+def _copy_attrs(old: object, new: object, names: tuple[str, ...]) -> None:
+    for k in names:
+        setattr(new, k, getattr(old, k))

@@ -10,16 +10,23 @@ from ``engine.mechanics``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import mechanics
 from .events import HOST
 from .notes import NoteBook, T
-from .state import Action, Player
+from .state import Action, Player, State
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .model import AbilitySpec, StepSpec
 
 
 class Attack:
     __slots__ = ("at_lover", "attacker", "cause", "how", "kind", "step", "target")
 
-    def __init__(self, attacker, target, kind, cause, at_lover=False, how="killed", step=None):
+    def __init__(self, attacker: Player | None, target: Player, kind: str, cause: str,
+                 at_lover=False, how: str = "killed", step: StepSpec | None = None) -> None:
         self.step = step           # the night step it was made at (first_wins steps)
         self.attacker = attacker   # Player or None
         self.target = target       # Player
@@ -62,10 +69,10 @@ class Night:
         "went_out",
     )
 
-    def __init__(self, g):
+    def __init__(self, g: Game) -> None:
         self.g = g
-        self.s = g.state
-        self.idx = g.state.idx
+        self.s: State = g.state
+        self.idx: int = g.state.idx
         self.attacks: list[Attack] = []
         self.visits: list[tuple] = []          # (visible visitor name | "?", target name, actor)
         self.redirects: dict[str, tuple] = {}  # actor -> (new target, joker name)
@@ -85,7 +92,7 @@ class Night:
         self.watchers: list[tuple] = []        # (watcher name, target name)
         self.dawn: list = []                   # callbacks(night) mechanics asked for at dawn
         self.notebook = NoteBook()             # a ruleset's own typed notes (notes())
-        self.step = None                       # the step being resolved (a StepSpec)
+        self.step: StepSpec | None = None      # the step being resolved
         self.killed_by: dict[str, Attack] = {}
         self.no_deflect: dict[str, int] = {}   # redirected actor -> players-left limit
         self.deferred: list[tuple] = []        # (Action, step, attacks made before it)
@@ -251,12 +258,12 @@ class Night:
                                 at_lover=True)
 
 
-def resolve_night(g) -> None:
+def resolve_night(g: Game) -> None:
     n = Night(g)
     s = g.state
     rules = g.rules
     abilities = rules.abilities
-    by_step: dict[str, list[Action]] = {}
+    by_step: dict[str | None, list[Action]] = {}
     for a in s.pending:
         by_step.setdefault(abilities[a.ability].step, []).append(a)
     idx = s.idx
@@ -290,9 +297,9 @@ def resolve_night(g) -> None:
     if not dying:
         return
     hows: dict = {}
-    for a in n.attacks:
-        if a.target.name in dying:
-            hows.setdefault(a.target.name, a.how)
+    for atk in n.attacks:
+        if atk.target.name in dying:
+            hows.setdefault(atk.target.name, atk.how)
     players = s.players
     for p in sorted([players[x] for x in dying], key=_seat):
         g.eliminate(p, hows.get(p.name, "killed"))
@@ -407,7 +414,7 @@ def perform(n: Night, a: Action, deferred: bool = False) -> None:
             g.set_status(actor, "self:" + ab.id, True, until=n.idx + 2)
 
 
-def run_ability(n: Night, actor: Player, ab, targets: list[Player]) -> None:
+def run_ability(n: Night, actor: Player, ab: AbilitySpec, targets: list[Player]) -> None:
     """Apply ``ab``'s effects for ``actor`` on ``targets``: redirects, visits, immunity.
 
     Copying mechanics (a hermit taking a dead player's action, a chameleon) call this

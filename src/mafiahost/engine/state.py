@@ -180,17 +180,10 @@ def _phase_started(s: State, d: dict) -> None:
     s.expires = low
 
 
-_new = object.__new__
-
-
 def _action(s: State, d: dict) -> None:
     s.seq += 1
-    a = _new(Action)        # Action(s.seq, actor, key, targets, role), uncalled
-    a.seq = s.seq
-    a.actor = actor = d["actor"]
-    a.ability = d["key"]
-    a.targets = tuple(d["targets"])
-    a.role = d.get("role")
+    actor = d["actor"]
+    a = Action(s.seq, actor, d["key"], tuple(d["targets"]), d.get("role"))
     if s.phase == "day":
         s.day_actions.append(a)
     else:

@@ -72,3 +72,29 @@ def test_gates_are_kept_only_for_abilities_drawn_from_the_list():
     assert lust.gates == () and any(
         (c if isinstance(c, str) else next(iter(c))) in mechanics.GATES
         for c in lust.constraints)
+
+
+@pytest.mark.parametrize("ruleset", ["singapore"])
+def test_a_pool_filter_keeps_what_its_constraint_allows_of_each(ruleset):
+    """A constraint's ``pool`` filter (``mechanics.constraint(pool=...)``) keeps, of a
+    list of names, exactly those the constraint allows as a one-target move's target, in
+    order: asked of every seat (dead ones too) in random games."""
+    filtered = dropped = 0
+    for seed in range(3):
+        g = new_random_game(ruleset, 12, seed)
+        rng = random.Random(seed)
+        while not g.state.over and g.state.idx < 14:
+            play_phase(g, rng)
+            names = [q.name for q in g.state.order]
+            for p in g.state.order:
+                for ab in g.rules.abilities.values():
+                    for fn, params, per_target in _constraint_fns(ab):
+                        pf = mechanics.POOL_FILTERS.get(fn)
+                        if pf is None or ab.targets != 1:
+                            continue
+                        want = [n for n in names if fn(g, p, ab, (n,), params) is None]
+                        assert pf(g, p, ab, list(names), params) == want, (ab.key, p.name)
+                        filtered += 1
+                        dropped += len(names) - len(want)
+            g.resolve()
+    assert filtered > 0 and dropped > 0

@@ -89,12 +89,33 @@ def random_moves(g: Game, p: Player, rnd: Callable[[], float]) -> None:
 
 def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
            rnd: Callable[[], float]) -> None:
-    facts: dict = {}        # the facts the gates read, found once until a move is sent
+    # An ability's gates (``mechanics.constraint``: cheap facts a constraint of it would
+    # refuse on, found once for the player until a move is sent) are asked before
+    # ``may_act``; they are kept only for abilities whose targets are drawn from the list
+    # of legal ones (``Game.random_legal_targets``), so passing over one draws nothing, as
+    # drawing for it would.
+    facts: dict = {}
+    slots = g.state.slots       # this phase's moves by slot (``record`` adds to it)
+    me = p.name
     for ab in abilities:
-        if rnd() < 0.1 or not g.may_act(p, ab):
+        if rnd() < 0.1:
             continue
-        if ab.gates and _gated_out(g, p, ab.gates, facts):
-            continue            # a constraint refuses it: no legal move, nothing to draw
+        if not ab.shared and (me, ab.slot) in slots:
+            continue            # his move in this slot is sent: ``may_act`` says no first
+        gates = ab.gates
+        if gates:               # a gate refuses it (so would its constraint)
+            out = False
+            for fn, values in gates:
+                f = facts.get(fn)
+                if f is None:
+                    f = facts[fn] = fn(g, p)
+                if values.isdisjoint(f):
+                    out = True
+                    break
+            if out:
+                continue
+        if not g.may_act(p, ab):
+            continue
         ts = g.random_legal_targets(p, ab, rnd)
         if ts is not None:
             role = None
@@ -103,20 +124,6 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
                 role = roles[int(rnd() * len(roles))]
             g.send(p, ab, ts, role)
             facts.clear()
-
-
-def _gated_out(g: Game, p: Player, gates: tuple, facts: dict) -> bool:
-    """Does a gate of one of the ability's constraints refuse it (``mechanics.constraint``:
-    the constraint would refuse it too)? Its gates are kept only for an ability whose
-    targets are drawn from the list of legal ones (``Game.random_legal_targets``), so
-    passing over it draws nothing, as drawing for it would."""
-    for fn, values in gates:
-        f = facts.get(fn)
-        if f is None:
-            f = facts[fn] = fn(g, p)
-        if values.isdisjoint(f):
-            return True
-    return False
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

@@ -1139,9 +1139,24 @@ class Game:
             return []
         distinct = ab.distinct_targets
         if k == 1:
-            cands: list[tuple] = [(n,) for n in first]
-        elif not distinct:
-            cands = list(product(first, *([pool] * (k - 1))))
+            if not ab.reads_targets:
+                return [(n,) for n in first]
+            # one target: each per-target constraint filters the pool of names (in one
+            # call where it has a ``pool`` filter): the same tuples, in the same order
+            names = first
+            pools = mechanics.POOL_FILTERS
+            for fn, params, per_target in checks:
+                if per_target:
+                    pf = pools.get(fn)
+                    if pf is not None:
+                        names = pf(self, p, ab, names, params)
+                    else:
+                        names = [n for n in names if fn(self, p, ab, (n,), params) is None]
+                    if not names:
+                        return []
+            return [(n,) for n in names]
+        if not distinct:
+            cands: list[tuple] = list(product(first, *([pool] * (k - 1))))
         elif k == 2:
             cands = [(a, b) for a in first for b in pool if b != a]
         elif k == 3:

@@ -43,6 +43,7 @@ TARGETLESS_CONSTRAINTS: set = set()   # constraints that never read the targets
 LISTED_CONSTRAINTS: set = set()       # targetless, but their abilities are drawn from the list
 GATES: dict = {}           # constraint name -> (fact name, fn(params) -> values or None)
 FACTS: dict = {}           # name -> fn(g, player) -> a container the gates look values up in
+POOL_FILTERS: dict = {}    # constraint fn -> fn(g, p, ab, names, params): the names it allows
 PARTNER_CONSTRAINTS: set = set()      # constraints that read other players' moves
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due
 HOOKS: dict = {}           # (kind, name) -> fn
@@ -82,7 +83,7 @@ def mechanic(name: str, cover_aware: bool = False, visits: bool = True,
 
 
 def constraint(name: str, targets: bool = True, partner: bool = False,
-               listed: bool = False, gate: tuple | None = None):
+               listed: bool = False, gate: tuple | None = None, pool=None):
     """``targets=False``: the constraint never reads the targets, so the legal-move
     generator asks it once per ability instead of once per candidate. ``listed=True``
     (with ``targets=False``): asked once as well, but the random player still draws its
@@ -96,7 +97,12 @@ def constraint(name: str, targets: bool = True, partner: bool = False,
     fact (``@fact``, computed once per player for all his abilities) holds none of
     ``values(params)`` (None: no gate for these params). A gate is only ever a shortcut
     to a refusal the constraint itself would give: it must never keep out a move the
-    constraint allows (``tests/test_legal_moves.py`` checks it in random games)."""
+    constraint allows (``tests/test_constraint_gates.py`` checks it in random games).
+
+    ``pool=fn(g, p, ab, names, params)`` (for one that reads the targets): the names of
+    ``names`` (a list not to be changed) it allows as an ability's one target, in order,
+    as asking it about each would; the legal-move generator filters a pool with it in one
+    call (``tests/test_constraint_gates.py`` checks the two agree)."""
     if gate is not None and targets:
         raise ValueError(f"constraint {name!r}: a gate is for a constraint that never reads "
                          f"the targets")
@@ -111,6 +117,8 @@ def constraint(name: str, targets: bool = True, partner: bool = False,
             PARTNER_CONSTRAINTS.add(name)
         if gate is not None:
             GATES[name] = gate       # the name is guarded by the constraint's own entry
+        if pool is not None:
+            POOL_FILTERS[fn] = pool
         return fn
     return deco
 

@@ -244,13 +244,6 @@ def not_town_fact(g, p) -> tuple:
     return () if g.rules.factions[p.faction].side == "town" else (True,)
 
 
-@fact("singapore_stock")
-def stock_fact(g, p) -> set:
-    """The shop's items with stock left before tonight's purchases (which only lower it)."""
-    counters = g.state.counters
-    return {item for item in SHOP if counters.get(stock_key(item), 0) > 0}
-
-
 def price_gate(price):
     """A gate's values for a price: itself (a whole number of coins, not below 0)."""
     return (price,) if isinstance(price, int) and not isinstance(price, bool) \

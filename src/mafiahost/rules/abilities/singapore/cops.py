@@ -71,7 +71,23 @@ def _free(g, p, by) -> None:
     g.emit("released", PUBLIC, players=[p.name], by=by.name if by is not None else None)
 
 
-@constraint("singapore_free_target")
+def _free_targets(g, p, ab, names, params) -> list:
+    """``free_target`` asked of each of ``names`` as a one-target move's target, at once."""
+    s = g.state
+    idx = s.idx
+    players = s.players
+    me = p.name
+    out = []
+    for t in names:
+        if t != me:
+            v = players[t].st.get("jailed")        # ``State.has``, read in place
+            if v is not None and v[0] >= idx:
+                continue
+        out.append(t)
+    return out
+
+
+@constraint("singapore_free_target", pool=_free_targets)
 def free_target(g, p, ab, ts, params):
     """«На посаженного игрока нельзя воздействовать другими ходами кроме как допрос и
     убийство»."""

@@ -72,8 +72,7 @@ _BUYS_OF_STOCK = {item: frozenset("buy_" + i for i in SHOP if stock_key(i) == st
 _STOCK_KEY = {item: stock_key(item) for item in SHOP}
 
 
-@constraint("singapore_in_stock", targets=False,
-            gate=("singapore_stock", lambda params: (params["item"],)))
+@constraint("singapore_in_stock", targets=False)
 def in_stock(g, p, ab, ts, params):
     item = params["item"]
     stock = g.state.counters.get(_STOCK_KEY.get(item) or stock_key(item), 0)

@@ -8,26 +8,32 @@ hooks or day abilities) and guard moves with the constraints ``has_item`` and ``
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..events import HOST
 from . import constraint, mechanic
 
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..state import Player
 
-def items_of(g, p) -> dict:
+
+def items_of(g: Game, p: Player) -> dict:
     return dict(g.state.status_value(p, "items") or {})
 
 
-def coins_of(g, p) -> int:
+def coins_of(g: Game, p: Player) -> int:
     return g.state.status_value(p, "coins", 0) or 0
 
 
-def give_item(g, p, item: str, n: int = 1, why: str = "") -> None:
+def give_item(g: Game, p: Player, item: str, n: int = 1, why: str = "") -> None:
     inv = items_of(g, p)
     inv[item] = inv.get(item, 0) + n
     g.set_status(p, "items", inv)
     g.emit("item_gained", g.to(p), to=p.name, item=item, n=n, why=why)
 
 
-def take_item(g, p, item: str, n: int = 1, why: str = "") -> bool:
+def take_item(g: Game, p: Player, item: str, n: int = 1, why: str = "") -> bool:
     """Remove ``n`` of ``item``; False (and nothing changes) when he has fewer."""
     inv = items_of(g, p)
     if inv.get(item, 0) < n:
@@ -40,7 +46,7 @@ def take_item(g, p, item: str, n: int = 1, why: str = "") -> bool:
     return True
 
 
-def add_coins(g, p, n: int, why: str = "") -> None:
+def add_coins(g: Game, p: Player, n: int, why: str = "") -> None:
     total = coins_of(g, p) + n
     g.set_status(p, "coins", total)
     g.emit("coins_changed", g.to(p), to=p.name, delta=n, total=total, why=why)

@@ -23,11 +23,18 @@ opens; he is told, and it fills his slot.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mafiahost.engine.mechanics import constraint, mechanic
 from mafiahost.engine.mechanics.forced import force
 from mafiahost.engine.mechanics.items import take_item
 
 from .common import ITEM_NAMES, counter, earn, is_clan, set_counter, usable
+
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
+    from mafiahost.engine.model import AbilitySpec
+    from mafiahost.engine.state import Player
 
 # a call: (the card it spends, the roles who must make the move, in order, their ability)
 CALLS = {
@@ -58,7 +65,7 @@ def _providers(g, call: str) -> list:
 
 @constraint("singapore_has_card", targets=False,
             gate=("singapore_items", lambda params: params.get("items") or (params["item"],)))
-def has_card(g, p, ab, ts, params):
+def has_card(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     items = params.get("items") or (params["item"],)
     for i in items:
         if usable(g, p, i):
@@ -73,7 +80,7 @@ def has_card(g, p, ab, ts, params):
 
 
 @constraint("singapore_card_call")
-def card_call(g, p, ab, ts, params):
+def card_call(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """Someone must be there to answer the call, and the move must be one he may make on
     that player (the doctor's rest, the cops' cover rules, …)."""
     call = params["call"]
@@ -118,7 +125,7 @@ def ministry_cover_pay(n, coverer, t) -> None:
 
 
 @constraint("singapore_may_ask_clan", targets=False)
-def may_ask_clan(g, p, ab, ts, params):
+def may_ask_clan(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     clan = params["clan"]
     if is_clan(p) or p.role in UNRECRUITABLE or p.role.startswith("apprentice"):
         return ("Попроситься в клан может только тот, кого можно завербовать по правилам "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import constraint, hook, mechanic, scheduled
 from mafiahost.engine.mechanics.items import add_coins, coins_of, take_item
@@ -22,16 +24,21 @@ from .common import (
 )
 from .economy import _take_order
 
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
+    from mafiahost.engine.model import AbilitySpec
+    from mafiahost.engine.state import Player
 
-def clan_poisons(g, clan: str, kind: str) -> int:
+
+def clan_poisons(g: Game, clan: str, kind: str) -> int:
     """The clan's poisons usable as ``kind``: the starting one (either kind, named when it is
     used: the seed does not say which) and those of that kind bought for the clan."""
     return counter(g, "poison:" + clan, 0) + counter(g, f"poison:{clan}:{kind}", 0)
 
 
 @constraint("singapore_clan_poison", targets=False, listed=True)
-def clan_poison(g, p, ab, ts, params):
-    kind = params.get("kind", "viper")
+def clan_poison(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
+    kind: Any = params.get("kind", "viper")
     if is_clan(p):
         left = clan_poisons(g, p.faction, kind)
     else:
@@ -55,7 +62,7 @@ def clan_poison(g, p, ab, ts, params):
 
 
 @constraint("singapore_no_apprentice", targets=False, listed=True)
-def no_apprentice(g, p, ab, ts, params):
+def no_apprentice(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if any(q.alive and q.faction == p.faction and q.role.startswith("apprentice")
            for q in g.state.order) or any(
                q["kind"] == "singapore_recruit" and p.faction in q["data"]["clans"]
@@ -84,7 +91,7 @@ def _one_of_names(abilities: dict, ids: tuple) -> tuple[str, str]:
 
 
 @constraint("singapore_one_of", targets=False, listed=True)
-def one_of(g, p, ab, ts, params):
+def one_of(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """One of these moves a night for the whole faction (one shooter a clan; the cops'
     kill or cover)."""
     abilities = g.rules.abilities
@@ -335,7 +342,7 @@ def trade_answer(g, q, answer) -> None:
 
 
 @constraint("singapore_employer", targets=False)
-def employer(g, p, ab, ts, params):
+def employer(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """Only the employer (the recruiter who recruited the apprentice) sets his task."""
     if not _apprentices_of(g, p):
         return ("Задание даёт только наниматель — вербовщик, у которого есть ученик.",
@@ -360,7 +367,7 @@ def assign_task(dc, actor, targets, params):
 
 
 @constraint("singapore_task_target")
-def task_target(g, p, ab, ts, params):
+def task_target(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«Выполняет задание нанимателя»: the apprentice kills the one his employer named."""
     if berserk_unbound(g, p):
         return None     # «Берсерк. Жертва жаждет убийства»: any victim (see curses.py)

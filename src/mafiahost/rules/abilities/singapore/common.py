@@ -5,11 +5,15 @@ notes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import fact
 from mafiahost.engine.mechanics.items import add_coins
 from mafiahost.engine.state import Player
+
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
 
 CLANS = ("clan_a", "clan_b")
 
@@ -100,28 +104,32 @@ CATEGORY.update({"curse_" + k: "stayed" for k in (
     "holiness")})
 
 
-def counter(g, key, default=None):
+def counter(g: Game, key: str, default: Any = None) -> Any:
     return g.state.counters.get(key, default)
 
 
-def set_counter(g, key, value):
+def set_counter(g: Game, key: str, value: Any) -> None:
     g.emit("counter", HOST, key=key, value=value)
 
 
 _TREASURY = {clan: "treasury:" + clan for clan in CLANS}
 
 
-def purse(g, p) -> int:
+def purse(g: Game, p: Player) -> int:
     """A clan member's purse is his clan's treasury; anyone else's, his own coins
     (``coins_of``, read here straight from the status)."""
     key = _TREASURY.get(p.faction)
     if key is not None:
-        return g.state.counters.get(key, 0)
+        c: Any = g.state.counters.get(key, 0)
+        return c
     v = p.st.get("coins")
-    return (v[1] or 0) if v is not None and v[0] >= g.state.idx else 0
+    if v is not None and v[0] >= g.state.idx:
+        coins: Any = v[1] or 0
+        return coins
+    return 0
 
 
-def earn(g, p, n: int, why: str) -> None:
+def earn(g: Game, p: Player, n: int, why: str) -> None:
     """Income: a clan member's goes to the treasury; remembered per member (succession).
     The psycho «денег не зарабатывает»: he earns nothing (he still pays)."""
     if n > 0 and p.role == "psycho":
@@ -139,7 +147,7 @@ def earn(g, p, n: int, why: str) -> None:
         add_coins(g, p, n, why)
 
 
-def spend(g, p, n: int, why: str, to=None) -> bool:
+def spend(g: Game, p: Player, n: int, why: str, to: Player | None = None) -> bool:
     if purse(g, p) < n:
         return False
     earn(g, p, -n, why)
@@ -150,7 +158,7 @@ def spend(g, p, n: int, why: str, to=None) -> bool:
     return True
 
 
-def usable(g, p, item) -> int:
+def usable(g: Game, p: Player, item: str) -> int:
     """How many of ``item`` work now: not bought tonight (unless NOW_ITEMS), not the
     reseller's fakes, and never under the curse of holiness (святость), never in jail
     («сидит в тюрьме без вещей»). (The statuses are read straight from ``p.st``, as
@@ -178,7 +186,7 @@ def usable(g, p, item) -> int:
     return max(0, have - fresh.get(item, 0)) if fresh else have
 
 
-def cursed(g, p):
+def cursed(g: Game, p: Player) -> Any:
     """The curse on ``p`` now, or None; curses end when the witch is gone."""
     v = p.st.get("curse")
     if v is None:
@@ -200,7 +208,7 @@ _NOW_BUYS = {"buy_" + item: item for item in NOW_ITEMS}
 
 
 @fact("singapore_items")
-def items_fact(g, p) -> set:
+def items_fact(g: Game, p: Player) -> set:
     """The items ``p`` holds now, and those of NOW_ITEMS he is buying tonight: every item
     ``usable`` may count, or ``has_usable_item`` may take as bought when it is used."""
     s = g.state
@@ -219,13 +227,13 @@ def items_fact(g, p) -> set:
 
 
 @fact("singapore_purse")
-def purse_fact(g, p) -> range:
+def purse_fact(g: Game, p: Player) -> range:
     """The prices ``p`` can pay now: 0 to his purse (``purse``)."""
     return range(max(purse(g, p), -1) + 1)
 
 
 @fact("singapore_resell_budget")
-def resell_budget_fact(g, p) -> range:
+def resell_budget_fact(g: Game, p: Player) -> range:
     """The prices ``p`` can pay the reseller now: none while no reseller lives."""
     if not g.state.alive_by_role.get("reseller"):
         return range(0)
@@ -233,13 +241,13 @@ def resell_budget_fact(g, p) -> range:
 
 
 @fact("singapore_curse")
-def curse_fact(g, p) -> tuple:
+def curse_fact(g: Game, p: Player) -> tuple:
     """The curse on ``p`` now (``cursed``; None for none)."""
     return (cursed(g, p),)
 
 
 @fact("singapore_not_town")
-def not_town_fact(g, p) -> tuple:
+def not_town_fact(g: Game, p: Player) -> tuple:
     """(True,) unless ``p``'s faction is of the town's side."""
     return () if g.rules.factions[p.faction].side == "town" else (True,)
 
@@ -250,14 +258,14 @@ def price_gate(price):
         and price >= 0 else None
 
 
-def berserk_unbound(g, p) -> bool:
+def berserk_unbound(g: Game, p: Player) -> bool:
     """Cursed with berserk and the curse lifts his role's limits on killing (the maniac's
     right guess, the apprentice's task): option ``berserk_limits: waived``, the default."""
     return cursed(g, p) == "berserk" and \
         g.rules.options.get("berserk_limits", "waived") == "waived"
 
 
-def is_clan(p) -> bool:
+def is_clan(p: Player) -> bool:
     return p.faction in CLANS
 
 

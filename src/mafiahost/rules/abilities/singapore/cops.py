@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic, tie_policy
 from mafiahost.engine.mechanics.questions import answer_handler, ask
@@ -10,9 +12,14 @@ from .cards import ministry_cover_pay
 from .common import COPS, Notes, counter, earn, is_clan, set_counter
 from .economy import _take_order
 
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
+    from mafiahost.engine.model import AbilitySpec
+    from mafiahost.engine.state import Player
+
 
 @constraint("singapore_cover_rules")
-def cover_rules(g, p, ab, ts, params):
+def cover_rules(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if ts:
         t = g.state.players[ts[0]]
         if t.faction == p.faction:
@@ -71,7 +78,7 @@ def _free(g, p, by) -> None:
     g.emit("released", PUBLIC, players=[p.name], by=by.name if by is not None else None)
 
 
-def _free_targets(g, p, ab, names, params) -> list:
+def _free_targets(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
     """``free_target`` asked of each of ``names`` as a one-target move's target, at once."""
     s = g.state
     idx = s.idx
@@ -88,7 +95,7 @@ def _free_targets(g, p, ab, names, params) -> list:
 
 
 @constraint("singapore_free_target", pool=_free_targets)
-def free_target(g, p, ab, ts, params):
+def free_target(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«На посаженного игрока нельзя воздействовать другими ходами кроме как допрос и
     убийство»."""
     for t in ts:
@@ -100,7 +107,7 @@ def free_target(g, p, ab, ts, params):
 
 
 @constraint("singapore_jailed_target")
-def jailed_target(g, p, ab, ts, params):
+def jailed_target(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     q = g.state.players[ts[0]]
     if not g.state.has(q, "jailed"):
         return (f"«{ab.name_ru}»: «{q.name}» не в тюрьме; цель — посаженный днём.",
@@ -110,7 +117,7 @@ def jailed_target(g, p, ab, ts, params):
 
 
 @constraint("singapore_release_ok")
-def release_ok(g, p, ab, ts, params):
+def release_ok(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     why = jailed_target(g, p, ab, ts, params)
     if why is not None:
         return why
@@ -127,7 +134,7 @@ def release_ok(g, p, ab, ts, params):
 
 
 @constraint("singapore_blood_free", targets=False, listed=True)
-def blood_free(g, p, ab, ts, params):
+def blood_free(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«Каждый убитый на свободе персонаж»: not one jailed, killed in jail or turned."""
     if p.how not in ("killed", "venom", "blood") or g.state.has(p, "jailed"):
         return ("Кровью пишет только убитый на свободе (не посаженный и не убитый в тюрьме).",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.copy import defer
@@ -12,9 +14,14 @@ from mafiahost.engine.mechanics.questions import answer_handler, ask
 from .clans import give_poison
 from .common import VAMPIRES, berserk_unbound, counter, cursed, is_clan, purse, spend, usable
 
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
+    from mafiahost.engine.model import AbilitySpec
+    from mafiahost.engine.state import Player
+
 
 @constraint("singapore_uncursed")
-def uncursed(g, p, ab, ts, params):
+def uncursed(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     for a in g.state.pending:
         if a.actor == p.name and a.targets and ts and a.targets[0] == ts[0]:
             return ("На одном персонаже не может быть двух проклятий.",
@@ -153,7 +160,7 @@ def _berserk_default(n, p) -> None:
 
 
 @constraint("singapore_berserk_shooter", targets=False)
-def berserk_shooter(g, p, ab, ts, params):
+def berserk_shooter(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«если жертва член клана то стреляет в эту ночь именно она»: while a member of the
     faction is a berserk (free, in the game), the faction's shot is his."""
     for q in g.faction_members(p.faction):
@@ -164,7 +171,7 @@ def berserk_shooter(g, p, ab, ts, params):
 
 
 @constraint("singapore_berserk_venom", targets=False)
-def berserk_venom(g, p, ab, ts, params):
+def berserk_venom(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«если вампир то травит укусом»."""
     if cursed(g, p) == "berserk":
         return ("На вас проклятие берсерка: вы только травите укусом (впрыснуть яд).",
@@ -178,7 +185,7 @@ def berserk_venom(g, p, ab, ts, params):
 
 @constraint("singapore_cursed_with", targets=False,
             gate=("singapore_curse", lambda params: (params["kind"],)))
-def cursed_with(g, p, ab, ts, params):
+def cursed_with(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if cursed(g, p) != params["kind"]:
         if params["kind"] == "berserk":
             return ("Это ход только для проклятого берсерком.",
@@ -209,7 +216,7 @@ def _bloodlust_lure(n, p) -> None:
 
 
 @constraint("singapore_cursed_self", targets=False, listed=True)
-def cursed_self(g, p, ab, ts, params):
+def cursed_self(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """Only a cursed player (his curse still working) with a coin may ask the witch."""
     if not cursed(g, p):
         return ("На вас нет проклятия: снимать нечего.", "You carry no curse: nothing to lift.")

@@ -4,12 +4,19 @@ morning.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.items import take_item
 from mafiahost.engine.state import FOREVER
 
 from .common import purse, spend
+
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
+    from mafiahost.engine.model import AbilitySpec
+    from mafiahost.engine.state import Player
 
 
 @hook("vote_check", "singapore_vote_check")
@@ -58,7 +65,7 @@ def day_start(g, params):
 
 
 @constraint("singapore_gag_allowed")
-def gag_allowed(g, p, ab, ts, params):
+def gag_allowed(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«нельзя заткнуть рот одному и тому же персонажу 2 дня подряд»."""
     if not ts:
         return None

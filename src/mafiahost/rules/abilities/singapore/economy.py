@@ -4,6 +4,8 @@ bought, day orders and what they pay, diplomas and wills.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.items import give_item, take_item
@@ -31,6 +33,11 @@ from .common import (
     usable,
 )
 
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
+    from mafiahost.engine.model import AbilitySpec
+    from mafiahost.engine.state import Action, Player
+
 
 @hook("night_open", "singapore_open")
 def singapore_open(g, params):
@@ -47,15 +54,20 @@ def singapore_open(g, params):
             set_counter(g, "stock:" + item, stock)
 
 
-def _price(params) -> int:
-    item = params.get("item")
-    return SHOP[item][0] if item else \
-        (params.get("coins") or ORDER_PRICE.get(params.get("service"), 0))
+def _price(params: dict) -> int:
+    item: Any = params.get("item")
+    if item:
+        return SHOP[item][0]
+    coins: Any = params.get("coins")
+    if coins:
+        return coins
+    service: Any = params.get("service")
+    return ORDER_PRICE.get(service, 0)
 
 
 @constraint("singapore_can_pay", targets=False,
             gate=("singapore_purse", lambda params: price_gate(_price(params))))
-def can_pay(g, p, ab, ts, params):
+def can_pay(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     price = _price(params)
     have = purse(g, p)
     if have < price:
@@ -73,9 +85,9 @@ _STOCK_KEY = {item: stock_key(item) for item in SHOP}
 
 
 @constraint("singapore_in_stock", targets=False)
-def in_stock(g, p, ab, ts, params):
-    item = params["item"]
-    stock = g.state.counters.get(_STOCK_KEY.get(item) or stock_key(item), 0)
+def in_stock(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
+    item: str = params["item"]
+    stock: Any = g.state.counters.get(_STOCK_KEY.get(item) or stock_key(item), 0)
     if stock > 0:       # less tonight's purchases already sent by free players (a prisoner's
         # is made only if the lawyer frees him: «сидит в тюрьме без вещей»; it holds no stock)
         pending = g.state.pending
@@ -90,7 +102,7 @@ def in_stock(g, p, ab, ts, params):
     return None
 
 
-def _held_by_free(g, item, actions) -> int:
+def _held_by_free(g: Game, item: str, actions: list[Action]) -> int:
     """How many of ``actions`` are purchases of ``item``'s stock by players neither in jail
     nor freed from it tonight (those purchases are conditional on the lawyer)."""
     buys = _BUYS_OF_STOCK.get(item, frozenset())
@@ -101,7 +113,7 @@ def _held_by_free(g, item, actions) -> int:
                and not s.has(s.players[a.actor], "freed_now"))
 
 
-def _buying_tonight(g, p, item) -> bool:
+def _buying_tonight(g: Game, p: Player, item: str) -> bool:
     """A purchase of ``item`` sent by ``p`` this night (the shop's move)."""
     pending = g.state.pending
     if not pending:
@@ -117,8 +129,8 @@ def _buying_tonight(g, p, item) -> bool:
 
 @constraint("singapore_has_item", targets=False,
             gate=("singapore_items", lambda params: (params["item"],)))
-def has_usable_item(g, p, ab, ts, params):
-    item = params["item"]
+def has_usable_item(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
+    item: str = params["item"]
     if usable(g, p, item) >= 1:
         return None
     if item in NOW_ITEMS and _buying_tonight(g, p, item) and cursed(g, p) != "holiness":
@@ -131,7 +143,7 @@ def has_usable_item(g, p, ab, ts, params):
 
 
 @constraint("singapore_ordered")
-def ordered(g, p, ab, ts, params):
+def ordered(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """The thug kills only on order (a target someone ordered for tonight) unless no mafia
     is left in the game."""
     if not any(q.alive and is_clan(q) for q in g.state.order) or cursed(g, p) == "berserk":
@@ -144,7 +156,7 @@ def ordered(g, p, ab, ts, params):
 
 @constraint("singapore_thug_customer", targets=False, listed=True,
             gate=("singapore_not_town", lambda params: (True,)))
-def thug_customer(g, p, ab, ts, params):
+def thug_customer(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if g.rules.factions[p.faction].side == "town":
         return ("Погромщику заказывают только мафия и нейтральные персонажи.",
                 "Only the mafia and neutral characters order the thug.")
@@ -190,11 +202,11 @@ def rum(n, actor, targets, params):
 
 
 @mechanic("singapore_buy", visits=False, counts_as_out=False)
-def buy(n, actor, targets, params):
+def buy(n, actor: Player, targets, params: dict) -> None:
     """The shop: pay the price, take one from the stock; a clan buys poison for the clan.
     Items work from the next night (antidote and rum at once)."""
-    g = n.g
-    item = params["item"]
+    g: Game = n.g
+    item: str = params["item"]
     if (actor.name, item) in n.notes(Notes).early:
         return          # bought earlier tonight, when it was used
     if g.state.has(actor, "freed_now") and n.current is not None:
@@ -215,7 +227,7 @@ def buy(n, actor, targets, params):
     g.set_status(actor, "fresh", fresh, until=g.state.idx)
 
 
-def _purchase(g, actor, item) -> bool:
+def _purchase(g: Game, actor: Player, item: str) -> bool:
     """Pay and take one ``item`` from the stock (a clan's poison goes to the clan)."""
     stock = counter(g, stock_key(item), 0)
     if stock <= 0 or not spend(g, actor, SHOP[item][0], "shop:" + item):
@@ -230,8 +242,9 @@ def _purchase(g, actor, item) -> bool:
     return True
 
 
-def _orders(g, service):
-    return [o for o in counter(g, "orders", ()) if o[0] == service and o[3] == g.state.number]
+def _orders(g: Game, service: str) -> list:
+    number = g.state.number
+    return [o for o in counter(g, "orders", ()) if o[0] == service and o[3] == number]
 
 
 def _take_order(n, actor, service, t) -> bool:
@@ -254,15 +267,16 @@ def _take_order(n, actor, service, t) -> bool:
 
 
 @mechanic("singapore_order", visits=False)
-def order(dc, actor, targets, params):
+def order(dc, actor: Player, targets, params: dict) -> None:
     """A day order (to the thug, the drunk, the doctor, the tour operator) for tonight;
     paid when the provider takes it."""
-    g = dc.g
+    g: Game = dc.g
     if g.state.status_value(actor, "vote_void") == "rum":
         g.emit("no_effect", HOST, player=actor.name, why="rum")
         return
-    orders = [o for o in counter(g, "orders", ()) if o[3] > g.state.number]
-    orders.append([params["service"], actor.name, targets[0].name, g.state.number + 1])
+    number = g.state.number
+    orders = [o for o in counter(g, "orders", ()) if o[3] > number]
+    orders.append([params["service"], actor.name, targets[0].name, number + 1])
     set_counter(g, "orders", orders)
     g.emit("order_placed", HOST, service=params["service"], customer=actor.name,
            target=targets[0].name)
@@ -284,7 +298,7 @@ def will(dc, actor, targets, params):
 
 
 @constraint("singapore_will_fixed", targets=False, listed=True)
-def will_fixed(g, p, ab, ts, params):
+def will_fixed(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     name = g.state.status_value(p, "will")
     if name and g.state.players[name].alive:
         return (f"В завещании уже вписано имя «{name}»: его нельзя менять, пока этот игрок в игре.",
@@ -309,7 +323,7 @@ def _spring(n, owner, item, caught, placed=False) -> None:
             g.set_status(c, "no_action", True, until=n.idx + 2)
 
 
-def _door_passers(g, owner, after: int) -> tuple[int, list]:
+def _door_passers(g: Game, owner: Player, after: int) -> tuple[int, list]:
     """Who passes through ``owner``'s door first after step index ``after``, for a trap or siren
     the thug set there («попадет тот кто первым будет проходить через дверь включая хозяина
     помещения или тех кто ходит утром/вечером»): visitors of the owner and the owner going out
@@ -330,7 +344,7 @@ def _door_passers(g, owner, after: int) -> tuple[int, list]:
     return when, list(dict.fromkeys(p for i, p in passes if i == when))
 
 
-def _trashed_at(g, owner):
+def _trashed_at(g: Game, owner: Player) -> int | None:
     """The step index of a thug's trashing of ``owner``'s room sent for tonight, or None."""
     idx = g.rules.step_index
     abilities = g.rules.abilities
@@ -341,12 +355,12 @@ def _trashed_at(g, owner):
 
 
 @hook("night_start", "singapore_doors")
-def doors(n, params):
+def doors(n, params: dict) -> None:
     """Traps and sirens: the first night-part visitors of the owner (the earliest step with
     visitors) are caught; evening and morning visitors are not. A trap or siren the thug set
     at a door catches the first to pass through it, the owner and evening / morning moves
     included."""
-    g = n.g
+    g: Game = n.g
     s = n.s
     abilities = g.rules.abilities
     idx = g.rules.step_index

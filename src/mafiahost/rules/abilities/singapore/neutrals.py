@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, mechanic
 from mafiahost.engine.mechanics.items import add_coins, coins_of, items_of, take_item
@@ -10,9 +12,14 @@ from .clans import give_poison
 from .common import VAMPIRES, Notes, counter, earn, is_clan, set_counter, usable
 from .economy import _take_order
 
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
+    from mafiahost.engine.model import AbilitySpec
+    from mafiahost.engine.state import Player
+
 
 @constraint("singapore_makeup_not_self")
-def makeup_not_self(g, p, ab, ts, params):
+def makeup_not_self(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«Не может переводить действия с себя, но может переводить на себя»."""
     if ts and ts[0] == p.name:
         return ("Гримёр не может переводить действия с себя (но может — на себя): первым "
@@ -56,7 +63,7 @@ def bite(n, actor, targets, params):
 
 
 @constraint("singapore_third_bite")
-def third_bite(g, p, ab, ts, params):
+def third_bite(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if ts and g.state.status_value(g.state.players[ts[0]], "bites", 0) < 2:
         return ("Обратить можно только при третьем укусе уже укушенного игрока.",
                 "Turning needs the third bite of a player bitten twice.")

@@ -10,11 +10,18 @@ in his clan; a plain civilian's is the town role.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.items import add_coins, give_item, items_of, take_item
 
 from .common import counter, earn, is_clan, purse, set_counter, spend
+
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
+    from mafiahost.engine.model import AbilitySpec
+    from mafiahost.engine.state import Player
 
 # profession (its role without the clan): copies on sale
 PROFESSIONS = {"fanatic": 3, "kidnapper": 1, "mayor": 1, "psycho": 1, "reseller": 1}
@@ -68,7 +75,7 @@ def professions_open(g, params):
 # need is PRICE and more, a townsman's TOWN_NEEDS)
 @constraint("singapore_profession_ok", targets=False,
             gate=("singapore_purse", lambda params: (min(PRICE, TOWN_NEEDS),)))
-def profession_ok(g, p, ab, ts, params):
+def profession_ok(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     prof = params["role"]
     ru, en = NAMES[prof]
     if counter(g, "prof:" + prof, 0) - _pending_buys(g, prof, but=p.name) <= 0:
@@ -145,7 +152,7 @@ def blast(n, actor, targets, params):
 @constraint("singapore_explosives", targets=False,
             gate=("singapore_items",
                   lambda params: ("explosive",) if params.get("n", 1) >= 1 else None))
-def explosives(g, p, ab, ts, params):
+def explosives(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """Working explosives (bought on an earlier night): ``n`` charges."""
     from .common import usable
     need = params.get("n", 1)
@@ -203,7 +210,7 @@ def double_vote(dc, actor, targets, params):
 
 
 @constraint("singapore_priest_alive", targets=False)
-def priest_alive(g, p, ab, ts, params):
+def priest_alive(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if not any(q.alive and q.role == "priest" for q in g.state.order):
         return ("Спрятаться в церкви можно, только если священник в игре.",
                 "The church is a hiding place only while the priest is in the game.")
@@ -228,7 +235,7 @@ def church(n, actor, targets, params):
 # ---- the kidnapper -----------------------------------------------------------------------
 
 @constraint("singapore_kidnap_ok")
-def kidnap_ok(g, p, ab, ts, params):
+def kidnap_ok(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«Похищать 2 раза одного и того же игрока нельзя»."""
     if ts and ts[0] in (g.state.status_value(p, "kidnapped_ever") or ()):
         return (f"Игрока {g.display(ts[0])} вы уже похищали: одного и того же дважды нельзя.",

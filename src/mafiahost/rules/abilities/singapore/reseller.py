@@ -12,6 +12,8 @@ the customer's hidden status ``fakes`` and never works (``common.usable``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import constraint, mechanic
 from mafiahost.engine.mechanics.items import give_item
@@ -28,6 +30,11 @@ from .common import (
     spend,
 )
 from .economy import _purchase
+
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
+    from mafiahost.engine.model import AbilitySpec
+    from mafiahost.engine.state import Player
 
 EXTRA = 2      # «Цена вещей у перекупщика на 2 монеты выше»; «Заработок за заказ - 2 монеты»
 
@@ -46,7 +53,7 @@ _POISONS = frozenset(POISON_ITEM.values())
 @constraint("singapore_resell_order_ok", targets=False,
             gate=("singapore_resell_budget",
                   lambda params: price_gate(SHOP[params["item"]][0] + EXTRA)))
-def resell_order_ok(g, p, ab, ts, params):
+def resell_order_ok(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if not g.state.alive_by_role.get("reseller"):     # no living reseller (kept counts)
         return ("Перекупщика в игре нет: заказывать некому.",
                 "There is no reseller in the game to order from.")
@@ -78,7 +85,7 @@ def resell_order(dc, actor, targets, params):
 
 
 @constraint("singapore_resell_customer")
-def resell_customer(g, p, ab, ts, params):
+def resell_customer(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if ts and not any(o[0] == ts[0] for o in _orders(g, g.state.number)):
         return (f"Игрок {g.display(ts[0])} ничего не заказывал у перекупщика на эту ночь.",
                 f"{g.display(ts[0])} ordered nothing from the reseller for tonight.")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mafiahost.engine.mechanics import constraint, mechanic
 from mafiahost.engine.mechanics.forced import force
 from mafiahost.engine.mechanics.items import give_item
@@ -9,9 +11,14 @@ from mafiahost.engine.mechanics.items import give_item
 from .common import Notes, counter, purse, set_counter, spend
 from .economy import _take_order
 
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
+    from mafiahost.engine.model import AbilitySpec
+    from mafiahost.engine.state import Player
+
 
 @constraint("singapore_doctor_rest")
-def doctor_rest(g, p, ab, ts, params):
+def doctor_rest(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     last = g.state.status_value(p, "doctor_last") or ()
     for t in ts:
         # «если на вторую ночь не будет вылечен врачом то умирает»: his wounded may be healed
@@ -25,7 +32,7 @@ def doctor_rest(g, p, ab, ts, params):
 
 
 @constraint("singapore_once_each")
-def once_each(g, p, ab, ts, params):
+def once_each(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     done = g.state.status_value(p, "confessed") or ()
     if ts and ts[0] in done:
         return (f"«{ts[0]}»: исповедь уже была, одного персонажа — один раз за игру.",
@@ -34,7 +41,7 @@ def once_each(g, p, ab, ts, params):
 
 
 @constraint("singapore_confession_open")
-def confession_open(g, p, ab, ts, params):
+def confession_open(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """The drunk sends to confession only one who has not confessed yet (once each)."""
     done = {x for q in g.state.order if q.role == "priest"
             for x in (g.state.status_value(q, "confessed") or ())}
@@ -47,7 +54,7 @@ def confession_open(g, p, ab, ts, params):
 
 
 @constraint("singapore_drunk_sent")
-def drunk_sent(g, p, ab, ts, params):
+def drunk_sent(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«На следующую ночь Священник исповедует собутыльника пьяницы»: tonight the priest's
     confession is the companion the drunk sent last night."""
     sent = counter(g, "sent_to_confession")
@@ -136,7 +143,7 @@ def journal(n, actor, targets, params):
 
 
 @constraint("singapore_letter_ok", targets=False)
-def letter_ok(g, p, ab, ts, params):
+def letter_ok(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«может через ведущего отправить шерифу письмо в котором описывает преступление»: a
     crime seen last night, and a sheriff in the game to read it."""
     if not g.state.status_value(p, "witness_saw"):

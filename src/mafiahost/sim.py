@@ -97,20 +97,34 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
     facts: dict = {}
     slots = g.state.slots       # this phase's moves by slot (``record`` adds to it)
     me = p.name
+    # ``(me, slot) in slots`` by slot name, asked once per slot until he sends a move
+    # (nothing else changes ``slots`` while he moves): many abilities share a slot
+    sent: dict[str, bool] = {}
     for ab in abilities:
         if rnd() < 0.1:
             continue
-        if not ab.shared and (me, ab.slot) in slots:
-            continue            # his move in this slot is sent: ``may_act`` says no first
+        if not ab.shared:
+            slot = ab.slot
+            filled = sent.get(slot)
+            if filled is None:
+                filled = sent[slot] = (me, slot) in slots
+            if filled:
+                continue        # his move in this slot is sent: ``may_act`` says no first
         gates = ab.gates
         if gates:               # a gate refuses it (so would its constraint)
             out = False
-            for fn, values in gates:
+            for gate in gates:
+                fn = gate[0]
+                values: tuple = gate[1]
                 f = facts.get(fn)
                 if f is None:
                     f = facts[fn] = fn(g, p)
-                if values.isdisjoint(f):
-                    out = True
+                out = True      # refused unless the fact holds one of the values
+                for v in values:
+                    if v in f:
+                        out = False
+                        break
+                if out:
                     break
             if out:
                 continue
@@ -124,6 +138,7 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
                 role = roles[int(rnd() * len(roles))]
             g.send(p, ab, ts, role)
             facts.clear()
+            sent.clear()
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

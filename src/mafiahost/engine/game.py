@@ -52,7 +52,9 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
         if gate is not None:
             values = gate[1](params or {})
             if values is not None:
-                gates.append((mechanics.FACTS[gate[0]], frozenset(values)))
+                # the values as a tuple: the random player asks ``v in fact`` of each
+                # (a range or set answers at once; ``isdisjoint`` walks a whole range)
+                gates.append((mechanics.FACTS[gate[0]], tuple(frozenset(values))))
     ab.reads_targets = listed or any(c[2] for c in out)
     ab.reads_partners = any((c if isinstance(c, str) else next(iter(c)))
                             in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
@@ -279,6 +281,19 @@ class Game:
         s = self.state
         if until < s.expires:
             s.expires = until
+
+    def set_counter(self, key: str, value) -> None:
+        # ``emit("counter", HOST, key=key, value=value)`` and its apply
+        # (``state._counter``), made here at once
+        self.events.append(Event("counter", self.label, HOST, {"key": key, "value": value}))
+        self.state.counters[key] = value
+
+    def log_event(self, type: str, audience, data: dict) -> Event:
+        """``emit`` for an event the state does not apply (a type not in ``state.APPLY``):
+        made and logged at once, without the keyword round trip."""
+        ev = Event(type, self.label, audience, data)
+        self.events.append(ev)
+        return ev
 
     def clear_status(self, p: Player, status: str) -> None:
         if status in p.st:

@@ -30,7 +30,8 @@ def give_item(g: Game, p: Player, item: str, n: int = 1, why: str = "") -> None:
     inv = items_of(g, p)
     inv[item] = inv.get(item, 0) + n
     g.set_status(p, "items", inv)
-    g.emit("item_gained", g.to(p), to=p.name, item=item, n=n, why=why)
+    g.log_event("item_gained", (p.name,),
+                {"to": p.name, "item": item, "n": n, "why": why})   # ``emit``, at once
 
 
 def take_item(g: Game, p: Player, item: str, n: int = 1, why: str = "") -> bool:
@@ -42,14 +43,16 @@ def take_item(g: Game, p: Player, item: str, n: int = 1, why: str = "") -> bool:
     if not inv[item]:
         del inv[item]
     g.set_status(p, "items", inv)
-    g.emit("item_spent", g.to(p), to=p.name, item=item, n=n, why=why)
+    g.log_event("item_spent", (p.name,),
+                {"to": p.name, "item": item, "n": n, "why": why})   # ``emit``, at once
     return True
 
 
 def add_coins(g: Game, p: Player, n: int, why: str = "") -> None:
     total = coins_of(g, p) + n
     g.set_status(p, "coins", total)
-    g.emit("coins_changed", g.to(p), to=p.name, delta=n, total=total, why=why)
+    g.log_event("coins_changed", (p.name,),
+                {"to": p.name, "delta": n, "total": total, "why": why})   # ``emit``, at once
 
 
 def pay(g, p, n: int, why: str = "", to=None) -> bool:

@@ -101,10 +101,10 @@ def card_call(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_call", visits=False)
-def call(dc, actor, targets, params):
+def call(dc, actor: Player, targets, params: dict):
     """A minister's card called by day: the card is spent; tonight the doctor / drunk /
     cops / journalist / tour operator makes that move on the named player."""
-    g = dc.g
+    g: Game = dc.g
     kind = params["call"]
     item, _roles, ability = CALLS[kind]
     if not take_item(g, actor, item, why="called"):
@@ -141,10 +141,10 @@ def may_ask_clan(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_ask_clan", visits=False)
-def ask_clan(dc, actor, targets, params):
+def ask_clan(dc, actor: Player, targets, params: dict):
     """The thief-in-law card: the boss of the named clan learns that ``actor`` would join;
     the recruiter may then invite him (the standard recruitment follows)."""
-    g = dc.g
+    g: Game = dc.g
     clan = params["clan"]
     card = next((c for c in THIEF_CARDS if usable(g, actor, c)), None)
     if card is None or not take_item(g, actor, card, why="called"):

@@ -108,10 +108,10 @@ def one_of(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_kill")
-def kill(n, actor, targets, params):
+def kill(n, actor: Player, targets, params: dict):
     """A shot (or the thug's, apprentice's, maniac's kill); the impotence curse stops it.
     The thug takes his fee from the order; vests and immunities are settled at dawn."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     if cursed(g, actor) == "impotence":
         g.emit("no_effect", HOST, player=actor.name, ability="kill", why="impotence")
@@ -137,10 +137,10 @@ def _base(role: str) -> str:
 
 
 @mechanic("singapore_seek")
-def seek(n, actor, targets, params):
+def seek(n, actor: Player, targets, params: dict):
     """Search for a role; finding him, shoots at once (the boss: the sheriff; the sheriff:
     the recruiter); a find pays 1 coin."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     want = params["role"]
     found = t.role.startswith(want)
@@ -153,12 +153,12 @@ def seek(n, actor, targets, params):
 
 
 @mechanic("singapore_poison")
-def poison(n, actor, targets, params):
+def poison(n, actor: Player, targets, params: dict):
     """Poison: the victim dies the next night (at the shop step) unless cured by the doctor
     or an antidote then; the priest, the drunk and vampires are immune. The clan's poison
     comes from its stock (one bought of that kind first, else the starting one), anyone
     else's from his inventory. ``kind``: viper or scorpion (two poisons, two antidotes)."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     kind = params.get("kind", "viper")
     if params.get("bite") is None:
@@ -176,7 +176,7 @@ def poison(n, actor, targets, params):
 
 
 def give_poison(n, actor, t, kind="venom"):
-    g = n.g
+    g: Game = n.g
     if t.role in ("priest", "drunk") or t.role in VAMPIRES:
         g.emit("no_effect", HOST, player=actor.name, ability="poison", why="immune",
                target=t.name)
@@ -199,13 +199,13 @@ NEVER = ("sheriff", "investigator", "journalist", "doctor", "priest", "lawyer") 
 
 
 @mechanic("singapore_recruit")
-def recruit(n, actor, targets, params):
+def recruit(n, actor: Player, targets, params: dict):
     """The clan's invitation: a mafioso of any clan, a cop, the journalist, the doctor, the
     priest, a vampire (and the lawyer, who needs a card) are only told of the attempt and
     the recruiter learns that he cannot be recruited; anyone else is asked at dawn whether
     he joins («вербуемый получает письмо … где ему предлагается вступить в клан»), and
     invited by both clans the same night he chooses one («может сделать выбор»)."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     again = g.state.status_value(t, "apprentice_of") == actor.faction
     if is_clan(t) or (t.role in NEVER and not may_recruit_lawyer(g, t, actor.faction)) or again:
@@ -222,7 +222,7 @@ def recruit(n, actor, targets, params):
 def _invite(n) -> None:
     """Dawn: each invited player is asked (unless he dies tonight); he answers by the end
     of the next day, and silence is a refusal."""
-    g = n.g
+    g: Game = n.g
     notes = n.notes(Notes)
     for name, clans in notes.recruited.items():
         t = g.state.players[name]
@@ -356,10 +356,10 @@ def _apprentices_of(g, p) -> list:
 
 
 @mechanic("singapore_assign_task", visits=False)
-def assign_task(dc, actor, targets, params):
+def assign_task(dc, actor: Player, targets, params: dict):
     """«Наниматель может поручить ученику убийство игрока … (задание получает анонимно)»:
     the apprentice learns the target, not who set it; the task is for the coming night."""
-    g = dc.g
+    g: Game = dc.g
     t = targets[0]
     for q in _apprentices_of(g, actor):
         g.set_status(q, "task", t.name, until=g.state.idx + 1)

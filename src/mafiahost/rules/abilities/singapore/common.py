@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import fact
 from mafiahost.engine.mechanics.items import add_coins
 from mafiahost.engine.state import Player
@@ -109,7 +108,7 @@ def counter(g: Game, key: str, default: Any = None) -> Any:
 
 
 def set_counter(g: Game, key: str, value: Any) -> None:
-    g.emit("counter", HOST, key=key, value=value)
+    g.set_counter(key, value)       # ``emit("counter", HOST, key=key, value=value)``
 
 
 _TREASURY = {clan: "treasury:" + clan for clan in CLANS}
@@ -140,8 +139,8 @@ def earn(g: Game, p: Player, n: int, why: str) -> None:
         set_counter(g, key, total)
         # the apprentice «не знает свой клан»: not told of the treasury
         members = [m for m in g.faction_members(p.faction) if not m.role.startswith("apprentice")]
-        g.emit("treasury_changed", g.to(*members), clan=p.faction, delta=n, total=total,
-               why=why, by=p.name)
+        g.log_event("treasury_changed", g.to(*members),   # ``emit``, at once
+                    {"clan": p.faction, "delta": n, "total": total, "why": why, "by": p.name})
         g.set_status(p, "earned", g.state.status_value(p, "earned", 0) + n)
     else:
         add_coins(g, p, n, why)

@@ -34,13 +34,13 @@ HARMFUL = ("singapore_kill", "singapore_seek", "singapore_poison", "singapore_bi
 
 
 @mechanic("singapore_cover")
-def cover(n, actor, targets, params):
+def cover(n, actor: Player, targets, params: dict):
     """The cops' cover, «охрана одного жителя ночью»: «блокируется ночное действие всех
     игроков осуществляющих ход после Прикрытия» — every player (but the cops) whose move
     lands on the resident at a later step is blocked; the resident himself still acts.
     He is also guarded from kills and poison tonight. 2 coins to the coverer if a kill,
     poison or bite was stopped («удачное прикрытие»)."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     n.heals.setdefault(t.name, []).append((actor, {"against": ["direct", "delayed"]}))
     abilities = g.rules.abilities
@@ -143,10 +143,10 @@ def blood_free(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_release")
-def release(n, actor, targets, params):
+def release(n, actor: Player, targets, params: dict):
     """The lawyer frees the freshly jailed: +3 coins; a mafia order pays the 9-coin bribe;
     freeing a mafioso ties the lawyer's win to that clan."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     if not t.alive or not g.state.has(t, "jailed"):
         g.emit("no_effect", HOST, player=actor.name, ability="release", why="not_jailed")
@@ -159,10 +159,10 @@ def release(n, actor, targets, params):
 
 
 @mechanic("singapore_interrogate")
-def interrogate(n, actor, targets, params):
+def interrogate(n, actor: Player, targets, params: dict):
     """The cops question the prisoner: a mafioso names one accomplice (his choice: the
     dice); a prisoner freed or shot before the morning says nothing."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     if not g.state.has(t, "jailed") or n.would_die(t):
         g.emit("no_effect", HOST, player=actor.name, ability="interrogate",
@@ -195,9 +195,9 @@ def accomplice_answer(g, q, answer) -> None:
 
 
 @mechanic("singapore_blood", visits=False)
-def blood(dc, actor, targets, params):
+def blood(dc, actor: Player, targets, params: dict):
     """A name written in blood: a tie today jails him."""
-    g = dc.g
+    g: Game = dc.g
     t = targets[0]
     g.set_status(t, "blood_named", actor.name, until=g.state.idx)
     g.emit("blood_written", PUBLIC, player=actor.name, named=t.name)
@@ -215,7 +215,7 @@ def blood_tie(g, dc, leaders):
 
 
 @hook("night_open", "singapore_jail_evening")
-def jail_evening(g, params):
+def jail_evening(g: Game, params: dict):
     """The evening: the lawyer frees himself, and the priest («выпускается адвокатом
     вечером»), once a game each; both may then send this night's moves."""
     for p in list(g.state.order):
@@ -235,7 +235,7 @@ def jail_dawn(n, params):
     """Dawn: a cop who never killed a town player is freed by the lawyer («на следующее
     утро»), once a game; every other prisoner still held leaves (how: jailed), unless a
     kill of this night takes him first."""
-    g = n.g
+    g: Game = n.g
     s = n.s
     for p in list(s.order):
         if not (p.alive and s.has(p, "jailed")) or n.would_die(p):

@@ -33,9 +33,9 @@ def uncursed(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_curse")
-def curse(n, actor, targets, params):
+def curse(n, actor: Player, targets, params: dict):
     """The witch's curse for 2 nights and 2 days; a cross stops it once."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     if cursed(g, t):
         g.emit("no_effect", HOST, player=actor.name, ability="curse", why="cursed")
@@ -56,7 +56,7 @@ def curse(n, actor, targets, params):
 @hook("night_start", "singapore_night_start")
 def night_start(n, params):
     """Before the evening: the curses that act on the night (panic, veil, suicide)."""
-    g = n.g
+    g: Game = n.g
     s = n.s
     for p in s.order:
         if not p.alive or s.has(p, "jailed"):
@@ -109,7 +109,7 @@ def _berserk_move(g, p):
 def _suicide_poison(n, p) -> None:
     """«Суицид … если есть оружие или яд, стреляется или травится»: one with no gun who has
     poison (his own, working) poisons himself; he may still be cured as any poisoned."""
-    g = n.g
+    g: Game = n.g
     for item, kind in (("poison", "viper"), ("scorpion_poison", "scorpion")):
         if usable(g, p, item) and take_item(g, p, item, why="suicide"):
             give_poison(n, p, p, kind)
@@ -119,7 +119,7 @@ def _suicide_poison(n, p) -> None:
 def suicide_shop(n, t) -> None:
     """«… если нет оружия или яда - идет в магазин за ядом и пытается отравиться следующей
     ночью (мирный житель яд купить не может …)»: a forced purchase the next night."""
-    g = n.g
+    g: Game = n.g
     if is_clan(t) or "armed" in g.role(t).tags or g.rules.factions[t.faction].side == "town" \
             or g.rules.abilities.get(f"{t.role}.buy_poison") is None \
             or usable(g, t, "poison") or usable(g, t, "scorpion_poison"):
@@ -132,7 +132,7 @@ def berserk_shop(n, t) -> None:
     выбор на следующую ночь»: one with no gun nor poison, who may buy it (not the town:
     «мирный житель яд купить не может»), buys viper poison the next night (a forced move; it
     fails if he cannot pay or the shop is out), to poison with the night after."""
-    g = n.g
+    g: Game = n.g
     if _berserk_move(g, t) is not None or g.rules.factions[t.faction].side == "town" or \
             g.rules.abilities.get(f"{t.role}.poison") is None:
         return
@@ -142,7 +142,7 @@ def berserk_shop(n, t) -> None:
 def _berserk_default(n, p) -> None:
     """A berserk who sends no shot (nor poison) tonight still goes to kill: a victim chosen by
     the dice (among the living outside his faction, not in jail) at his shot's step."""
-    g = n.g
+    g: Game = n.g
     spec = _berserk_move(g, p)
     if spec is None:
         return
@@ -196,13 +196,13 @@ def cursed_with(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_lust_names", visits=False)
-def lust_names(dc, actor, targets, params):
+def lust_names(dc, actor: Player, targets, params: dict):
     """The day's three names; they lure a vampire named among them tonight."""
     dc.g.set_status(actor, "lust_names", [t.name for t in targets], until=dc.g.state.idx + 1)
 
 
 def _bloodlust_lure(n, p) -> None:
-    g = n.g
+    g: Game = n.g
     names = g.state.status_value(p, "lust_names") or ()
     abilities = g.rules.abilities
     for a in n.s.pending:
@@ -227,10 +227,10 @@ def cursed_self(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_ask_witch", visits=False)
-def ask_witch(dc, actor, targets, params):
+def ask_witch(dc, actor: Player, targets, params: dict):
     """«За одну монету может снять проклятие если пожелает»: the witch who laid the curse
     is asked (by the end of this day; silence: she does not lift it)."""
-    g = dc.g
+    g: Game = dc.g
     witch = g.state.players[g.state.status_value(actor, "curse")[1]]
     ask(g, witch, "singapore_lift_curse",
         [("lift", "снять проклятие за 1 монету", "lift the curse for 1 coin"),

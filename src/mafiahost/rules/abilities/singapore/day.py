@@ -32,7 +32,7 @@ def vote_check(g, voter, target, params):
 def day_count(dc, params):
     """Votes that do not count (bitten, rum, trap) are dropped silently; a player who
     misses the vote more than once pays 1 coin each time."""
-    g = dc.g
+    g: Game = dc.g
     s = g.state
     for p in s.order:
         if not p.alive:
@@ -48,7 +48,7 @@ def day_count(dc, params):
 
 
 @hook("day_start", "singapore_day_start")
-def day_start(g, params):
+def day_start(g: Game, params: dict):
     """The will: the player named by one killed last night is jailed this morning."""
     s = g.state
     for p in s.order:
@@ -82,10 +82,10 @@ def gag_allowed(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_gag", visits=False)
-def gag(dc, actor, targets, params):
+def gag(dc, actor: Player, targets, params: dict):
     """A gag: the target does not post today (the forum's side) but still votes and makes his
     day move; who gagged him is not told."""
-    g = dc.g
+    g: Game = dc.g
     t = targets[0]
     if not take_item(g, actor, "gag", why="used"):
         return

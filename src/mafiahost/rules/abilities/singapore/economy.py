@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 
 @hook("night_open", "singapore_open")
-def singapore_open(g, params):
+def singapore_open(g: Game, params: dict):
     """Night 1: the clans' treasuries (18) and poison (1), the shop's stock."""
     if counter(g, "singapore_init"):
         return
@@ -167,7 +167,7 @@ def use_now_item(n, actor, item) -> bool:
     """Use one ``item`` (of NOW_ITEMS) tonight: one he has, or the one he is buying tonight
     («кроме противоядия, бутылки рома и кляпа, которые можно использовать в ночь
     покупки»): that purchase is made now, and the shop's move later does not buy again."""
-    g = n.g
+    g: Game = n.g
     if take_item(g, actor, item, why="used"):
         return True
     if not _buying_tonight(g, actor, item) or (actor.name, item) in n.notes(Notes).early:
@@ -180,7 +180,7 @@ def use_now_item(n, actor, item) -> bool:
 
 
 @mechanic("singapore_antidote", visits=False, counts_as_out=False)
-def antidote(n, actor, targets, params):
+def antidote(n, actor: Player, targets, params: dict):
     """Self-cure: the poison this antidote is for (viper or scorpion), or a vampire's
     venom, due tonight does not kill; the other poison's antidote is used up in vain."""
     item = params.get("item", "antidote")
@@ -194,7 +194,7 @@ def antidote(n, actor, targets, params):
 
 
 @mechanic("singapore_rum")
-def rum(n, actor, targets, params):
+def rum(n, actor: Player, targets, params: dict):
     """A bottle of rum: the companion's vote does not count next day."""
     if not use_now_item(n, actor, "rum"):
         return
@@ -227,13 +227,16 @@ def buy(n, actor: Player, targets, params: dict) -> None:
     g.set_status(actor, "fresh", fresh, until=g.state.idx)
 
 
+_POISON_KIND = {v: k for k, v in POISON_ITEM.items()}   # item -> poison kind
+
+
 def _purchase(g: Game, actor: Player, item: str) -> bool:
     """Pay and take one ``item`` from the stock (a clan's poison goes to the clan)."""
     stock = counter(g, stock_key(item), 0)
     if stock <= 0 or not spend(g, actor, SHOP[item][0], "shop:" + item):
         return False
     set_counter(g, stock_key(item), stock - 1)
-    kind = {v: k for k, v in POISON_ITEM.items()}.get(item)
+    kind = _POISON_KIND.get(item)
     if kind and is_clan(actor):
         key = f"poison:{actor.faction}:{kind}"
         set_counter(g, key, counter(g, key, 0) + 1)
@@ -249,7 +252,7 @@ def _orders(g: Game, service: str) -> list:
 
 def _take_order(n, actor, service, t) -> bool:
     """The provider took an order for ``t``: the customer pays, the provider is paid."""
-    g = n.g
+    g: Game = n.g
     orders = list(counter(g, "orders", ()))
     for i, o in enumerate(orders):
         if o[0] == service and o[2] == t.name and o[3] == n.s.number:
@@ -278,22 +281,22 @@ def order(dc, actor: Player, targets, params: dict) -> None:
     orders = [o for o in counter(g, "orders", ()) if o[3] > number]
     orders.append([params["service"], actor.name, targets[0].name, number + 1])
     set_counter(g, "orders", orders)
-    g.emit("order_placed", HOST, service=params["service"], customer=actor.name,
-           target=targets[0].name)
+    g.log_event("order_placed", HOST, {"service": params["service"], "customer": actor.name,
+                                       "target": targets[0].name})
 
 
 @mechanic("singapore_diploma", visits=False)
-def diploma(dc, actor, targets, params):
+def diploma(dc, actor: Player, targets, params: dict):
     """A diploma: the vote counts twice today (once a game per diploma)."""
-    g = dc.g
+    g: Game = dc.g
     if take_item(g, actor, "diploma", why="used"):
         dc.weights[actor.name] = 2
 
 
 @mechanic("singapore_will", visits=False)
-def will(dc, actor, targets, params):
+def will(dc, actor: Player, targets, params: dict):
     """Write the will: if the writer is killed, the named is jailed next morning."""
-    g = dc.g
+    g: Game = dc.g
     g.set_status(actor, "will", targets[0].name)
 
 
@@ -309,7 +312,7 @@ def will_fixed(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 def _spring(n, owner, item, caught, placed=False) -> None:
     """``caught`` pass through ``owner``'s door at one moment: a trap or siren blocks them; a
     trap also takes their next night's move and voids their next day's vote."""
-    g = n.g
+    g: Game = n.g
     if placed:
         g.clear_status(owner, "door_device")
     else:
@@ -392,11 +395,11 @@ def doors(n, params: dict) -> None:
 
 
 @mechanic("singapore_trash")
-def trash(n, actor, targets, params):
+def trash(n, actor: Player, targets, params: dict):
     """The thug trashes a room (evening): takes away the trap or siren set at that door (one
     the owner installed, or one set there before); with a second name he sets it at that
     door (not his own), where it catches the first to pass through from now on."""
-    g = n.g
+    g: Game = n.g
     room = targets[0]
     placed = g.state.status_value(room, "door_device")
     item = None

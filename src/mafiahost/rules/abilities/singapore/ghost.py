@@ -13,10 +13,14 @@ when the target dies at dawn, comes back into the game with the target's role an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mafiahost.engine.events import PUBLIC
 from mafiahost.engine.mechanics import hook, mechanic
 from mafiahost.engine.state import Player
+
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
 
 # the ways of leaving that make a plain civilian a ghost («после его убийства или посадки»)
 RISES_FROM = ("killed", "jailed", "lynched", "blown", "blood", "venom", "drained")
@@ -40,10 +44,10 @@ def ghost_rises(g, p):
 
 
 @mechanic("singapore_drink_life")
-def drink_life(n, actor, targets, params):
+def drink_life(n, actor: Player, targets, params: dict):
     """A target who sent a move tonight is not at home: the ghost learns it and nothing
     happens; one at home has his life drunk (a sure attack, cause ``drink_life``)."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     if any(a.actor == t.name for a in n.s.pending):
         g.emit("drink_missed", g.to(actor), to=actor.name, target=t.name)
@@ -55,7 +59,7 @@ def drink_life(n, actor, targets, params):
 @hook("dawn", "singapore_ghost_dawn")
 def ghost_dawn(n, params):
     """A ghost whose target dies tonight comes back with the target's role and side."""
-    g = n.g
+    g: Game = n.g
     for ghost, t in n.notes(GhostNotes).drinks:
         if ghost.alive or ghost.role != "ghost" or not n.would_die(t):
             continue

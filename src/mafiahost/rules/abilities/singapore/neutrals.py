@@ -30,11 +30,11 @@ def makeup_not_self(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_bite")
-def bite(n, actor, targets, params):
+def bite(n, actor: Player, targets, params: dict):
     """A vampire's bite: drink blood (the vote does not count next day, the victim is not
     told), inject venom (dies next night unless cured), or turn (the third bite); a vampire
     bitten is not bitten and the biter learns it."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     how = params["how"]
     if t.role in VAMPIRES:
@@ -71,17 +71,17 @@ def third_bite(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_stake")
-def stake(n, actor, targets, params):
+def stake(n, actor: Player, targets, params: dict):
     """Hunting with an aspen stake: a vampire hunted by at least two players dies."""
     n.notes(Notes).stakes.setdefault(targets[0].name, []).append(actor)
 
 
 @mechanic("singapore_trip")
-def trip(n, actor, targets, params):
+def trip(n, actor: Player, targets, params: dict):
     """The tour operator: the traveller is away this night, the next day and the next night:
     no moves, no vote, cannot be jailed; on a tour (not an excursion) nobody can act on
     him either."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     n.block(t, actor)
     g.set_status(t, "away", actor.name, until=n.idx + 2)
@@ -96,10 +96,10 @@ def trip(n, actor, targets, params):
 
 
 @mechanic("singapore_disguise", cover_aware=True)
-def disguise(n, actor, targets, params):
+def disguise(n, actor: Player, targets, params: dict):
     """The make-up artist: tonight every later move aimed at the first target lands on
     the second ("under the image of another"); 1 coin if someone came."""
-    g = n.g
+    g: Game = n.g
     shielded, stand_in = targets
     came = 0
     abilities = g.rules.abilities
@@ -117,10 +117,10 @@ def disguise(n, actor, targets, params):
 
 
 @mechanic("singapore_steal")
-def steal(n, actor, targets, params):
+def steal(n, actor: Player, targets, params: dict):
     """The thief: takes an item (sold back to the shop for 2 coins); with no item, a third
     of the coins (handed to the shop, 2 coins to him); from a mafioso or a cop, a gun."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     if is_clan(t) or t.faction == "cops":
         g.emit("stolen", g.to(actor, t), to=actor.name, victim=t.name, item="gun")
@@ -147,14 +147,14 @@ def steal(n, actor, targets, params):
 
 
 @mechanic("singapore_become", visits=False, counts_as_out=False)
-def become(n, actor, targets, params):
+def become(n, actor: Player, targets, params: dict):
     """Take the gun and become a maniac (the witness, the thief, the drunk)."""
-    g = n.g
+    g: Game = n.g
     g.emit("role_changed", g.to(actor), player=actor.name, role=params["role"], was=actor.role)
     g.emit("faction_changed", g.to(actor), player=actor.name, faction=params["faction"])
 
 
 @mechanic("singapore_choose_mafia", visits=False)
-def choose_mafia(dc, actor, targets, params):
+def choose_mafia(dc, actor: Player, targets, params: dict):
     dc.g.set_status(actor, "side", "mafia")
     dc.g.recheck_victory()  # his win follows the side he chose (victory.py)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import hook
 from mafiahost.engine.mechanics.items import take_item
 
 from .common import CATEGORY, GUNS, VAMPIRES, Notes, earn, is_clan, usable
+
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
 
 
 def _lethal_attacks(n):
@@ -23,7 +28,7 @@ def _lethal_attacks(n):
 
 @hook("dawn", "singapore_dawn")
 def dawn(n, params):
-    g = n.g
+    g: Game = n.g
     s = n.s
     players = s.players
     # poison given tonight: cured at once by a full heal, else due next night
@@ -145,7 +150,7 @@ def dawn(n, params):
 
 
 def _reports(n, lethal):
-    g = n.g
+    g: Game = n.g
     s = n.s
     abilities = g.rules.abilities
     killed_by = {name: a.attacker.name for name, a in lethal.items() if a.attacker}

@@ -61,7 +61,7 @@ def _clan_buys(g, p) -> int:
 
 
 @hook("night_open", "singapore_professions_open")
-def professions_open(g, params):
+def professions_open(g: Game, params: dict):
     """Night 1: the professions' stock, less the copies dealt at the start."""
     if counter(g, "prof_init"):
         return
@@ -99,11 +99,11 @@ def profession_ok(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_buy_profession", visits=False, counts_as_out=False)
-def buy_profession(n, actor, targets, params):
+def buy_profession(n, actor: Player, targets, params: dict):
     """Pay 7 (a clan member from the treasury), take the profession for himself: the role
     changes at once (its moves from the next phase). The fanatic comes with a charge of
     explosives, the mayor with a gag; the psycho takes his 7 coins back from the trader."""
-    g = n.g
+    g: Game = n.g
     prof = params["role"]
     stock = counter(g, "prof:" + prof, 0)
     need = PRICE if is_clan(actor) else TOWN_NEEDS
@@ -125,11 +125,11 @@ def buy_profession(n, actor, targets, params):
 # ---- explosives: the fanatic and the psycho ----------------------------------------------
 
 @mechanic("singapore_fanatic_hunt")
-def fanatic_hunt(n, actor, targets, params):
+def fanatic_hunt(n, actor: Player, targets, params: dict):
     """«Убийство священника (если находит священника - сразу убивает)»: finding the
     priest, the fanatic blows him up at once (his charge is spent; 3 coins when he dies);
     otherwise he learns that this is not the priest and keeps the charge."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     found = t.role == "priest"
     g.emit("check_result", g.to(actor), to=actor.name, target=t.name,
@@ -139,9 +139,9 @@ def fanatic_hunt(n, actor, targets, params):
 
 
 @mechanic("singapore_blast")
-def blast(n, actor, targets, params):
+def blast(n, actor: Player, targets, params: dict):
     """The psycho blows a player up with two charges of explosives."""
-    g = n.g
+    g: Game = n.g
     if items_of(g, actor).get("explosive", 0) < 2:
         g.emit("no_effect", HOST, player=actor.name, ability="blast", why="no_item")
         return
@@ -180,7 +180,7 @@ def _last_voter(g, p):
 
 
 @hook("night_open", "singapore_psycho_jailed")
-def psycho_jailed(g, params):
+def psycho_jailed(g: Game, params: dict):
     """«Если психа с взрывчаткой сажают в тюрьму - последний проголосовавший против него
     умирает»: as the night opens, a psycho the day jailed with explosives blows up the last
     voter against him (his explosives are spent)."""
@@ -204,7 +204,7 @@ def psycho_jailed(g, params):
 # ---- the mayor ---------------------------------------------------------------------------
 
 @mechanic("singapore_double_vote", visits=False)
-def double_vote(dc, actor, targets, params):
+def double_vote(dc, actor: Player, targets, params: dict):
     """«Может голосовать двойным голосом, диплом дополнительно голос не увеличивает»."""
     dc.weights[actor.name] = 2
 
@@ -218,7 +218,7 @@ def priest_alive(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @hook("day_start", "singapore_salary")
-def salary(g, params):
+def salary(g: Game, params: dict):
     """«Мэр. Зарплата ежедневно - 1 монета» (a clan's mayor: into the treasury)."""
     for p in g.state.order:
         if p.alive and base(p.role) == "mayor" and not g.state.has(p, "jailed"):
@@ -226,7 +226,7 @@ def salary(g, params):
 
 
 @mechanic("singapore_church", visits=False, counts_as_out=False)
-def church(n, actor, targets, params):
+def church(n, actor: Player, targets, params: dict):
     """«Один раз за игру, если священник в игре, может спрятаться в церкви, где не может
     быть подвергнут воздействию»: untouchable tonight (the evening's first step)."""
     n.mark(actor, "shielded", actor.name)
@@ -244,11 +244,11 @@ def kidnap_ok(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_kidnap")
-def kidnap(n, actor, targets, params):
+def kidnap(n, actor: Player, targets, params: dict):
     """The kidnapped loses tonight's move, nothing reaches him tonight; tomorrow he neither
     posts nor votes, and the kidnapper's vote is cast for him too (the engine's ``puppet``:
     his vote follows the kidnapper's). Who was kidnapped is public in the morning. +2."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     n.block(t, actor)
     n.mark(t, "shielded", actor.name)

@@ -71,11 +71,11 @@ def resell_order_ok(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_resell_order", visits=False)
-def resell_order(dc, actor, targets, params):
+def resell_order(dc, actor: Player, targets, params: dict):
     """A day order to the reseller, for delivery the next morning; every reseller learns
     who ordered what. Older orders lapse («если вещь не доставлена нужно делать новый
     заказ»)."""
-    g = dc.g
+    g: Game = dc.g
     night = g.state.number + 1
     orders = [o for o in counter(g, "resell_orders", ()) if o[2] >= night and o[0] != actor.name]
     orders.append([actor.name, params["item"], night])
@@ -99,12 +99,12 @@ def resell_customer(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_deliver", visits=True)
-def deliver(n, actor, targets, params):
+def deliver(n, actor: Player, targets, params: dict):
     """The reseller delivers the customer's order: the customer pays the shop's price + 2
     (the 2 to the reseller); the item is taken from the shop's stock before the shop's other
     buyers. A fake is not from the shop: the whole price goes to the reseller, and the item
     never works."""
-    g = n.g
+    g: Game = n.g
     cust = targets[0]
     order = next((o for o in _orders(g, n.s.number) if o[0] == cust.name), None)
     if order is None:

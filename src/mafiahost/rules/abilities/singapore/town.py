@@ -67,9 +67,9 @@ def drunk_sent(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_heal")
-def heal(n, actor, targets, params):
+def heal(n, actor: Player, targets, params: dict):
     """Full healing: saves from kills and from poison (given tonight or due tonight)."""
-    g = n.g
+    g: Game = n.g
     for t in targets:
         n.heals.setdefault(t.name, []).append((actor, {"against": ["direct", "delayed"]}))
         n.notes(Notes).healers.append((actor, t, params.get("fee", 2)))
@@ -78,22 +78,22 @@ def heal(n, actor, targets, params):
 
 
 @mechanic("singapore_bandage")
-def bandage(n, actor, targets, params):
+def bandage(n, actor: Player, targets, params: dict):
     """Bandage two: one who would die tonight lives to the next night and dies then unless
     the doctor heals him."""
-    g = n.g
+    g: Game = n.g
     for t in targets:
         n.notes(Notes).bandages.append((actor, t))
     g.set_status(actor, "doctor_last", [t.name for t in targets], until=n.idx + 2)
 
 
 @mechanic("singapore_confess")
-def confess(n, actor, targets, params):
+def confess(n, actor: Player, targets, params: dict):
     """The priest's confession: nobody can act on the confessed tonight; the priest learns
     whether he is a sinner (has killed); the confessed pays 1 coin, gets a cross, loses
     his curse; a fanatic, the witch or a true vampire loses the next night's move; a turned
     vampire becomes who he was."""
-    g = n.g
+    g: Game = n.g
     t = targets[0]
     n.mark(t, "shielded", actor.name)
     sinner = g.state.has(t, "sinner")
@@ -117,7 +117,7 @@ def confess(n, actor, targets, params):
 
 
 @mechanic("singapore_drink")
-def drink(n, actor, targets, params):
+def drink(n, actor: Player, targets, params: dict):
     """The drunk: the drinking companion loses his night move; an order pays 2 coins."""
     n.block(targets[0], actor)
     if params.get("confession"):
@@ -133,12 +133,12 @@ def drink(n, actor, targets, params):
 
 
 @mechanic("singapore_watch", visits=False, counts_as_out=False)
-def witness(n, actor, targets, params):
+def witness(n, actor: Player, targets, params: dict):
     n.notes(Notes).witness.append((actor, targets[0]))
 
 
 @mechanic("singapore_journal", visits=False, counts_as_out=False)
-def journal(n, actor, targets, params):
+def journal(n, actor: Player, targets, params: dict):
     n.notes(Notes).journal.append((actor, targets[0]))
 
 
@@ -156,9 +156,9 @@ def letter_ok(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
 
 
 @mechanic("singapore_letter", visits=False)
-def letter(dc, actor, targets, params):
+def letter(dc, actor: Player, targets, params: dict):
     """The host passes the witness's letter to the sheriff: who killed whom last night (the
     sheriff is told it comes from the witness, not his name)."""
-    g = dc.g
+    g: Game = dc.g
     sheriffs = [q for q in g.state.order if q.alive and q.role == "sheriff"]
     g.emit("witness_letter", g.to(*sheriffs), kills=g.state.status_value(actor, "witness_saw"))

@@ -7,6 +7,8 @@ ordered steps, day rules, successions and the setup table.
 
 from __future__ import annotations
 
+from typing import Any
+
 # mechanics that only make an attack (the dawn's settling judges it) and mechanics that
 # only leave a protection for dawn (engine.night: who is removed before his move)
 ATTACKS = ("kill", "shoot")
@@ -90,7 +92,8 @@ class AbilitySpec:
         self.constraint_fns: list | None = None   # (fn, params, per target), on first use
         self.reads_targets = False                # a constraint reads the targets (with them)
         self.reads_partners = False               # a constraint reads others' moves (with them)
-        self.gates: tuple = ()                    # (fact fn, values): with constraint_fns
+        # (fact fn, values): with constraint_fns
+        self.gates: tuple[tuple[Any, tuple], ...] = ()
         self.requires_status: str | None = kw.get("requires_status")
         self.requires_ru: str = kw.get("requires_ru", "")   # the condition, in words
         self.requires_en: str = kw.get("requires_en", "")

@@ -91,7 +91,7 @@ def in_stock(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if stock > 0:       # less tonight's purchases already sent by free players (a prisoner's
         # is made only if the lawyer frees him: «сидит в тюрьме без вещей»; it holds no stock)
         pending = g.state.pending
-        if pending:
+        if pending and stock <= len(pending):   # (more in stock than moves: some is left)
             stock -= _held_by_free(g, item, pending)
     if stock <= 0:
         ru, en = ITEM_NAMES.get(item, (item, item))

@@ -22,6 +22,7 @@ from ..engine.day import legal_votes
 from ..engine.errors import Refused
 from ..engine.events import PUBLIC, Event
 from ..engine.game import Game
+from ..engine.model import RulesetSpec
 from ..rules.setup import deal
 from .codec import PASS, Codec, open_questions
 
@@ -247,8 +248,11 @@ class Core:
     game: Game              # the game being played (``reset``)
     board: Board
 
-    def __init__(self, rules: Any, names: list[str], mafia: int | None, max_phases: int,
-                 turns: int) -> None:
+    def __init__(self, shell: Any, rules: RulesetSpec, names: list[str], mafia: int | None,
+                 max_phases: int, turns: int) -> None:
+        # the ``MafiaEnv`` this core works for: its ``step`` and ``observe`` are the core's
+        # own, and the core sets its ``agent_selection``
+        self.shell = shell
         self.rules = rules
         self.names = names
         self.mafia = mafia
@@ -408,7 +412,11 @@ class Core:
         self.selection = self.agents[0]
 
     def step(self, action: Any) -> None:
-        """A turn of the seat whose turn it is (the caller has handled the end)."""
+        """``MafiaEnv.step``: a turn of the seat whose turn it is; once the game is over,
+        PettingZoo's own step of a done agent (``AECEnv._was_dead_step``)."""
+        if self.ended:                        # every agent is terminated or truncated
+            self.shell._was_dead_step(action)
+            return
         a = self.selection
         self.cumulative[a] = 0
         g = self.game
@@ -461,6 +469,7 @@ class Core:
                 cum = self.cumulative
                 for agent, reward in self.rewards.items():
                     cum[agent] += reward
+        self.shell.agent_selection = self.selection
 
     def send(self, seat: str, aid: str, ts: tuple) -> None:
         """Send a move the mask allows. The mask is the engine's list of legal moves for

@@ -62,7 +62,12 @@ class MafiaEnv(AECEnv):
         self.render_mode = render_mode
         self._first_seed = 0 if seed is None else int(seed)
         self._next_seed = self._first_seed
-        core = self.core = Core(self.rules, self.possible_agents, mafia, max_phases, turns)
+        core = self.core = Core(self, self.rules, self.possible_agents, mafia, max_phases,
+                                turns)
+        # a turn goes straight into the compiled core (no Python frame of this class's own
+        # on the way): ``step`` and ``observe`` are the core's, set on the instance
+        self.step = core.step
+        self.observe = core.observe
         self.codec = core.codec
         self.role_index = core.role_index
         self.faction_index = core.faction_index
@@ -137,15 +142,13 @@ class MafiaEnv(AECEnv):
         return [(aid, ts) for aid, tss in core.cur_moves for ts in tss], core.cur_votes
 
     def step(self, action) -> None:
-        core = self.core
-        if core.ended:                        # every agent is terminated or truncated
-            self._was_dead_step(action)
-            return
-        core.step(action)
-        self.agent_selection = core.selection
+        """A turn (``Core.step``; the instance's own ``step`` is the core's)."""
+        self.core.step(action)
 
     # ---- what a seat sees ----------------------------------------------------------------
     def observe(self, agent):
+        """The seat's observation (``Core.observe``; the instance's own ``observe`` is
+        the core's)."""
         return self.core.observe(agent)
 
     def vector_from_scratch(self, agent: str) -> np.ndarray:

@@ -12,8 +12,10 @@ from mafiahost.rules import available
 from mafiahost.sim import new_random_game, play_phase
 
 
-def _gate_refusals(g, checked):
-    """Ask every gate of every ability of every player now; count (asked, refused)."""
+def _gate_refusals(g, checked, admitted):
+    """Ask every gate of every ability of every player now; count (asked, refused). An
+    exact gate (``mechanics.constraint(exact=True)``) that admits: its constraint allows
+    (added to ``admitted``)."""
     asked = refused = 0
     for p in g.state.order:
         for ab in g.rules.abilities.values():
@@ -27,11 +29,14 @@ def _gate_refusals(g, checked):
                     continue
                 asked += 1
                 fact = mechanics.FACTS[gate[0]](g, p)
+                why = mechanics.CONSTRAINTS[name](g, p, ab, (), params or {})
                 if frozenset(values).isdisjoint(fact):
                     refused += 1
-                    why = mechanics.CONSTRAINTS[name](g, p, ab, (), params or {})
                     assert why is not None, (g.rules.id, g.state.idx, p.name, ab.key, name)
                     checked.add(name)
+                elif name in mechanics.EXACT_GATES:     # an exact gate admits: so does it
+                    assert why is None, (g.rules.id, g.state.idx, p.name, ab.key, name)
+                    admitted.add(name)
     return asked, refused
 
 
@@ -39,14 +44,15 @@ def _gate_refusals(g, checked):
 def test_a_gate_refuses_only_where_its_constraint_refuses(ruleset):
     asked = refused = 0
     checked: set = set()
+    admitted: set = set()
     for seed in range(3):
         g = new_random_game(ruleset, 12, seed)
         rng = random.Random(seed)
         while not g.state.over and g.state.idx < 14:
-            a, r = _gate_refusals(g, checked)
+            a, r = _gate_refusals(g, checked, admitted)
             asked, refused = asked + a, refused + r
             play_phase(g, rng)           # moves sent: the facts change within the phase
-            a, r = _gate_refusals(g, checked)
+            a, r = _gate_refusals(g, checked, admitted)
             asked, refused = asked + a, refused + r
             g.resolve()
     gated = {name for ab in g.rules.abilities.values() for name in
@@ -54,6 +60,8 @@ def test_a_gate_refuses_only_where_its_constraint_refuses(ruleset):
              if name in mechanics.GATES}
     if gated:
         assert refused > 0 and asked > refused, (asked, refused)
+    if gated & mechanics.EXACT_GATES:
+        assert admitted, "no exact gate was seen admitting"
 
 
 def test_gates_are_kept_only_for_abilities_drawn_from_the_list():

@@ -117,8 +117,8 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
             if filled:
                 continue        # his move in this slot is sent: ``may_act`` says no first
         gates = ab.gates
+        out = False
         if gates:               # a gate refuses it (so would its constraint)
-            out = False
             for fn, values in gates:
                 f = facts.get(fn)
                 if f is None:
@@ -134,7 +134,7 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
                 continue
         if not g.may_act(p, ab):
             continue
-        ts = g.random_legal_targets(p, ab, rnd)
+        ts = g.random_legal_targets(p, ab, rnd, bool(gates))
         if ts is not None:
             role = None
             if ab.names_role:                 # a role-naming move names one of its roles

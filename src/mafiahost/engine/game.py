@@ -43,6 +43,7 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
     out = []
     listed = False
     gates = []
+    exact = []          # the checks (by position in ``out``) an exact gate stands for
     for c in ab.constraints:
         name, params = (c, {}) if isinstance(c, str) else next(iter(c.items()))
         out.append((mechanics.CONSTRAINTS[name], params or {},
@@ -52,6 +53,8 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
         if gate is not None:
             values = gate[1](params or {})
             if values is not None:
+                if name in mechanics.EXACT_GATES:
+                    exact.append(len(out) - 1)
                 # the values as a tuple: the random player asks ``v in fact`` of each
                 # (a range or set answers at once; ``isdisjoint`` walks a whole range)
                 gates.append((mechanics.FACTS[gate[0]], tuple(frozenset(values))))
@@ -59,6 +62,7 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
     ab.reads_partners = any((c if isinstance(c, str) else next(iter(c)))
                             in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
     ab.gates = tuple(gates) if ab.targets == 0 or ab.reads_targets else ()
+    ab.after_gates = [c for i, c in enumerate(out) if not (ab.gates and i in exact)]
     ab.constraint_fns = out
     return out
 
@@ -1187,7 +1191,8 @@ class Game:
                         break
         return cands
 
-    def random_legal_targets(self, p: Player, ab: AbilitySpec, rnd) -> tuple | None:
+    def random_legal_targets(self, p: Player, ab: AbilitySpec, rnd,
+                             gated: bool = False) -> tuple | None:
         """One of ``legal_targets(p, ab)``, each equally likely (``rnd()`` in [0, 1) is the
         caller's generator), or None when there is none: what the random player sends.
 
@@ -1195,11 +1200,21 @@ class Game:
         without building the list: the first target from its pool, each next one from the
         pool less the targets already chosen (when they must differ). Every first target
         is in the pool, so every prefix has as many completions as any other and the draw
-        is uniform over the legal tuples."""
+        is uniform over the legal tuples.
+
+        ``gated``: the caller has asked the ability's gates (``AbilitySpec.gates``) and
+        none refused, so a constraint an exact gate stands for is not asked again."""
         checks = ab.constraint_fns
         if checks is None:
             checks = _constraint_fns(ab)
         k = ab.targets
+        if k == 0 and gated:
+            # ``legal_targets`` without the constraints the gates answered: [()] or []
+            for fn, params, _per_target in ab.after_gates:
+                if fn(self, p, ab, (), params) is not None:
+                    return None
+            rnd()           # the draw of one of the one tuple, as below
+            return ()
         if k == 0 or ab.reads_targets:
             legal = self.legal_targets(p, ab)
             return legal[int(rnd() * len(legal))] if legal else None

@@ -28,6 +28,7 @@ class Effect:
 
 class AbilitySpec:
     __slots__ = (
+        "after_gates",
         "blockable",
         "constraint_fns",
         "constraints",
@@ -94,6 +95,8 @@ class AbilitySpec:
         self.reads_partners = False               # a constraint reads others' moves (with them)
         # (fact fn, values): with constraint_fns
         self.gates: tuple[tuple[Any, tuple], ...] = ()
+        # constraint_fns less those an exact gate of ``gates`` stands for
+        self.after_gates: list = []
         self.requires_status: str | None = kw.get("requires_status")
         self.requires_ru: str = kw.get("requires_ru", "")   # the condition, in words
         self.requires_en: str = kw.get("requires_en", "")

@@ -42,6 +42,7 @@ CONSTRAINTS: dict = {}
 TARGETLESS_CONSTRAINTS: set = set()   # constraints that never read the targets
 LISTED_CONSTRAINTS: set = set()       # targetless, but their abilities are drawn from the list
 GATES: dict = {}           # constraint name -> (fact name, fn(params) -> values or None)
+EXACT_GATES: set = set()   # constraints whose gate is their whole test (``exact=True``)
 FACTS: dict = {}           # name -> fn(g, player) -> a container the gates look values up in
 POOL_FILTERS: dict = {}    # constraint fn -> fn(g, p, ab, names, params): the names it allows
 PARTNER_CONSTRAINTS: set = set()      # constraints that read other players' moves
@@ -83,7 +84,8 @@ def mechanic(name: str, cover_aware: bool = False, visits: bool = True,
 
 
 def constraint(name: str, targets: bool = True, partner: bool = False,
-               listed: bool = False, gate: tuple | None = None, pool=None):
+               listed: bool = False, gate: tuple | None = None, pool=None,
+               exact: bool = False):
     """``targets=False``: the constraint never reads the targets, so the legal-move
     generator asks it once per ability instead of once per candidate. ``listed=True``
     (with ``targets=False``): asked once as well, but the random player still draws its
@@ -98,6 +100,9 @@ def constraint(name: str, targets: bool = True, partner: bool = False,
     ``values(params)`` (None: no gate for these params). A gate is only ever a shortcut
     to a refusal the constraint itself would give: it must never keep out a move the
     constraint allows (``tests/test_constraint_gates.py`` checks it in random games).
+    ``exact=True``: the gate is the constraint's whole test, so where the fact holds one
+    of the values the constraint allows too (checked there as well); the random player,
+    having asked the gate, does not ask the constraint again.
 
     ``pool=fn(g, p, ab, names, params)`` (for one that reads the targets): the names of
     ``names`` (a list not to be changed) it allows as an ability's one target, in order,
@@ -117,6 +122,8 @@ def constraint(name: str, targets: bool = True, partner: bool = False,
             PARTNER_CONSTRAINTS.add(name)
         if gate is not None:
             GATES[name] = gate       # the name is guarded by the constraint's own entry
+            if exact:
+                EXACT_GATES.add(name)
         if pool is not None:
             POOL_FILTERS[fn] = pool
         return fn

@@ -65,7 +65,7 @@ def _price(params: dict) -> int:
     return ORDER_PRICE.get(service, 0)
 
 
-@constraint("singapore_can_pay", targets=False,
+@constraint("singapore_can_pay", targets=False, exact=True,
             gate=("singapore_purse", lambda params: price_gate(_price(params))))
 def can_pay(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     price = _price(params)

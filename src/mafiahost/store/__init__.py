@@ -486,18 +486,22 @@ class Store:
             fairy.close()
 
     @contextmanager
-    def checking_link(self, token_hash: str):
+    def checking_link(self, token_hash: str, seat: tuple[int, str] | None = None):
         """Within the block, this thread's plain commands will check the player's link
         with this hash (the web app's moves, votes and answers): the link's row is then
         read with the game row's bump, still after it, under the row's lock (PostgreSQL:
         in the bump's round trip; SQLite: by the bump's own statement), not by a
-        statement of its own. Only a hint: the check
-        itself is the command's, as everywhere."""
+        statement of its own. ``seat``: ``(game id, seat)`` the app found for the link;
+        on PostgreSQL a command on a cached game then checks the link in the one
+        statement that writes it (``one_shot``). Only a hint: the check itself is the
+        command's, as everywhere."""
         self._hint.link = token_hash
+        self._hint.seat = (token_hash, *seat) if seat is not None else None
         try:
             yield
         finally:
             self._hint.link = None
+            self._hint.seat = None
 
     @contextmanager
     def _pg_hot(self, game_id: int, expect: int | None):
@@ -519,6 +523,53 @@ class Store:
                     with suppress(psycopg.Error):
                         raw.execute("ROLLBACK")
                 raise
+
+    @property
+    def one_shot_ok(self) -> bool:
+        """Whether a plain command worked out on a cached game may be written in one
+        statement (``one_shot``): PostgreSQL through psycopg."""
+        return self.path is None and self.psycopg
+
+    def link_hint(self) -> tuple | None:
+        """``(token hash, game id, seat)``: the link this thread's plain command will
+        check and the seat the web app found for it (``checking_link``), or None."""
+        return getattr(self._hint, "seat", None)
+
+    def one_shot(self, game_id: int, rev: int, link: tuple | None, fields: dict | None,
+                 events: list[tuple], records: list[dict], posts: list[str]):
+        """PostgreSQL: a plain command worked out on the game at revision ``rev`` (the
+        process's cache) written in one statement, one round trip, its own transaction
+        (``hot.one_shot_sql``): stored only if the game's row is still at ``rev`` and
+        the player's ``link`` still names the seat; the statement returns once the
+        commit is on the disk, as ``hot``'s ``COMMIT`` does. The bumped row (a
+        ``GameRecord``), or None when nothing was written (another command came first,
+        the link changed, no such game): the command then runs on ``hot``. A lost
+        connection raises SQLAlchemy's ``DBAPIError`` (``connection_invalidated``):
+        whether it committed is then unknown (``landed`` tells)."""
+        from .hot import GameRecord, one_shot_sql
+        sql, params = one_shot_sql(game_id, rev, now_iso(), link, fields, events, records,
+                                   posts)
+        with self._raw() as raw:
+            r = raw.execute(sql, params).fetchone()
+        if r is None:
+            return None
+        if self._notify:
+            self.notify(game_id)
+        return GameRecord(r)
+
+    def landed(self, game_id: int, fields: dict):
+        """After ``one_shot`` lost its connection: the game's row (a ``GameRecord``) if
+        the command with exactly these ``fields`` is stored (its events start at
+        ``first_event``: no other live command's do), else None."""
+        from .hot import _COLS, GameRecord
+        with self._raw() as raw:
+            r = raw.execute(
+                f"SELECT {_COLS} FROM games WHERE id = %s AND EXISTS (SELECT 1 FROM "
+                f"commands WHERE game_id = %s AND first_event = %s AND n_events = %s AND "
+                f"kind = %s AND args = %s AND ops = %s AND at = %s AND NOT undone)",
+                (game_id, game_id, fields["first_event"], fields["n_events"], fields["kind"],
+                 fields["args"], fields["ops"], fields["at"])).fetchone()
+        return GameRecord(r) if r is not None else None
 
     def notify(self, game_id: int) -> None:
         """PostgreSQL: tell every LISTENing process that the game changed, after the
@@ -671,10 +722,8 @@ class Store:
                          result: dict | None = None) -> int:
         """``add_command`` with prepared statements and no ORM object: the command's id
         (the hot path of every move and vote)."""
-        fields = {"game_id": game_id, "kind": kind, "args": _dumps(args), "ops": _dumps(ops),
-                  "before": _dumps(before or {}), "result": _dumps(result or {}),
-                  "first_event": first, "n_events": len(events), "undone": False,
-                  "at": now_iso()}
+        fields = Store.command_fields(game_id, kind, args, ops, first, len(events), before,
+                                      result)
         if getattr(s, "hot", False):
             return s.add_command(fields, [
                 (game_id, first + i, e.type, e.phase, event_to_json(e))
@@ -686,6 +735,16 @@ class Store:
                 {"game_id": game_id, "pos": first + i, "command_id": cid, "type": e.type,
                  "phase": e.phase, "body": event_to_json(e)} for i, e in enumerate(events)])
         return cid
+
+    @staticmethod
+    def command_fields(game_id: int, kind: str, args: dict, ops: list, first: int,
+                       n_events: int, before: dict | None = None,
+                       result: dict | None = None) -> dict:
+        """A command's row as the hot paths write it (its ``seq`` aside)."""
+        return {"game_id": game_id, "kind": kind, "args": _dumps(args), "ops": _dumps(ops),
+                "before": _dumps(before or {}), "result": _dumps(result or {}),
+                "first_event": first, "n_events": n_events, "undone": False,
+                "at": now_iso()}
 
     @staticmethod
     def add_vote_records(s, game_id: int, cid: int, records: list[dict]) -> None:

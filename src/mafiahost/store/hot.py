@@ -349,3 +349,86 @@ class PgTx:
 
 
 _LINK_SQL = "SELECT game_id, seat FROM player_links WHERE token_hash = %s"
+
+
+# ---- PostgreSQL: a plain command in one statement ----------------------------------------
+
+class NotOneShot(Exception):
+    """``OneShotTx``: the command asked for something only a transaction can answer (a
+    statement of its own, a link the web app did not name): it runs on ``PgTx``."""
+
+
+class OneShotTx:
+    """What a plain command's guard and rules see on PostgreSQL's one-statement path
+    (``Store.one_shot``): no connection at all. The game and its row come from the
+    process's cache at revision ``rev``; the only thing a guard may ask is the player's
+    link the web app named beforehand (``Store.checking_link(hash, seat)``), answered
+    from that hint and checked by the statement that writes the command (``link``),
+    together with the revision: the command is stored only if both still hold."""
+
+    hot = True
+    dialect = "postgresql"
+
+    def __init__(self, hint: tuple | None):
+        self._hint = hint                      # (token hash, game id, seat) or None
+        self.link: tuple | None = None         # the same, once a guard asked for it
+
+    def link_seat(self, token_hash: str) -> tuple[int, str] | None:
+        if self._hint is None or self._hint[0] != token_hash:
+            raise NotOneShot("a link the web app did not name")
+        self.link = self._hint
+        return self._hint[1], self._hint[2]
+
+    def execute(self, *_a, **_k):
+        raise NotOneShot("a statement of its own")
+
+    def events(self, game_id: int):
+        raise NotOneShot("the events")
+
+
+def one_shot_sql(game_id: int, rev: int, now: str, link: tuple | None, fields: dict | None,
+                 events: list[tuple], records: list[dict], posts: list[str]):
+    """``(sql, params)``: the whole plain command as one statement (data-modifying
+    ``WITH``s, one implicit transaction in autocommit mode, one round trip): the game
+    row's ``rev`` bumped only if it is still ``rev`` and the player's ``link`` (token
+    hash, game id, seat), when given, still names that seat; then, only if the row was
+    bumped, the command (``fields``, None: nothing to store), its events, vote records
+    and imported posts. Answers the bumped row's columns, or no row. The command's
+    ``seq`` is read in the same snapshot as the row: every command bumps the row, so a
+    row still at ``rev`` means no command was stored since that snapshot."""
+    params: list = [now, game_id, rev]
+    cond = ""
+    if link is not None:
+        cond = (" AND EXISTS (SELECT 1 FROM player_links WHERE token_hash = %s AND "
+                "game_id = %s AND seat = %s)")
+        params += list(link)
+    parts = [f"g AS (UPDATE games SET rev = rev + 1, updated_at = %s WHERE id = %s AND "
+             f"rev = %s{cond} RETURNING {_COLS})"]
+    if fields is not None:
+        parts.append(f"c AS (INSERT INTO commands (seq, {', '.join(_q(k) for k in _CMD_COLS)}) "
+                     f"SELECT (SELECT COALESCE(MAX(seq), 0) + 1 FROM commands WHERE "
+                     f"game_id = %s), {', '.join('%s' for _ in _CMD_COLS)} FROM g "
+                     f"RETURNING id)")
+        params += [game_id, *[fields[k] for k in _CMD_COLS]]
+        if events:
+            parts.append("e AS (INSERT INTO events (game_id, pos, command_id, type, phase, "
+                         "body) SELECT v.g, v.p, c.id, v.t, v.ph, v.b FROM c, (VALUES "
+                         + ", ".join("(%s::integer, %s::integer, %s, %s, %s)" for _ in events)
+                         + ") AS v (g, p, t, ph, b))")
+            for row in events:
+                params.extend(row)
+        if records:
+            cols = [k for k in _VOTE_COLS if k != "command_id"]
+            parts.append(f"r AS (INSERT INTO vote_records ({', '.join(_q(k) for k in cols)}, "
+                         f"\"command_id\") SELECT v.*, c.id FROM c, (VALUES "
+                         + ", ".join("(%s::integer" + ", %s" * (len(cols) - 1) + ")"
+                                     for _ in records)
+                         + f") AS v ({', '.join(_q(k) for k in cols)}))")
+            for r in records:
+                params += [game_id if k == "game_id" else r.get(k) for k in cols]
+        if posts:
+            parts.append("i AS (INSERT INTO imported_posts (game_id, post_key, command_id) "
+                         "SELECT %s, v.k, c.id FROM c, (VALUES "
+                         + ", ".join("(%s)" for _ in posts) + ") AS v (k))")
+            params += [game_id, *posts]
+    return f"WITH {', '.join(parts)} SELECT {_COLS} FROM g", params

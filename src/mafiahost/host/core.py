@@ -542,7 +542,7 @@ class HostBase:
                        for i, e in enumerate(new)]
                 _test_pause(kind)
                 try:
-                    now = store.one_shot(game_id, entry.rev, tx.link, fields, evs, records,
+                    now = store.one_shot(game_id, row, tx.link, fields, evs, records,
                                          list(ctx.posts) if stored else [])
                 except Exception as e:
                     if not (store.is_db_error(e) and getattr(e, "connection_invalidated",

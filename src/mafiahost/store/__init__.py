@@ -179,6 +179,10 @@ class Store:
         self._notifier: _Notifier | None = None
         self._psycopg3: bool | None = None
         self._hint = threading.local()        # ``checking_link``
+        self._raw_lock = threading.Lock()     # PostgreSQL: ``_raw``'s kept connections
+        self._raw_free: list = []
+        # at most the pool's overflow: every thread still finds a connection in the pool
+        self._raw_kept = (pool or 10) // 2
         self.migrate()
 
     @property
@@ -264,6 +268,7 @@ class Store:
             except Exception:  # noqa: BLE001 - closing is best effort
                 pass
         self._lite = threading.local()
+        self._drop_kept()
         notifier, self._notifier = self._notifier, None
         if notifier is not None:
             notifier.stop()
@@ -459,31 +464,57 @@ class Store:
     def _raw(self):
         """A pooled connection's own psycopg connection, in autocommit mode (our
         statements begin and end the transaction, so psycopg never waits for the
-        answer to a ``BEGIN`` of its own), given back to the pool afterwards. A driver
-        error comes out as SQLAlchemy's ``DBAPIError``, ``connection_invalidated`` when
-        the connection is lost: the pool then drops it and every connection as old, as
-        SQLAlchemy does itself, and the host's command retries it as on the other
-        paths."""
+        answer to a ``BEGIN`` of its own). A few of them stay checked out of the pool
+        between uses, already in autocommit mode (``_RAW_KEPT``: a use then costs no
+        pool check-out and check-in, nor two mode switches); the others go back to the
+        pool. A driver error comes out as SQLAlchemy's ``DBAPIError``,
+        ``connection_invalidated`` when the connection is lost: the pool then drops it
+        and every connection as old, as SQLAlchemy does itself, the kept ones too, and
+        the host's command retries it as on the other paths."""
         import psycopg
-        fairy = self.engine.raw_connection()
+        from psycopg import pq
+        fairy = None
+        with self._raw_lock:
+            if self._raw_free:
+                fairy = self._raw_free.pop()
+        if fairy is None:
+            fairy = self.engine.raw_connection()
+            fairy.driver_connection.autocommit = True
         raw = fairy.driver_connection
         try:
-            raw.autocommit = True
             yield raw
         except psycopg.Error as e:
             from sqlalchemy.exc import DBAPIError
             lost = bool(raw.closed or raw.broken)
             if lost:
                 self.engine.pool._invalidate(fairy, e)
+                self._drop_kept()
             raise DBAPIError.instance(None, None, e, psycopg.Error,
                                       connection_invalidated=lost) from None
         finally:
             if not raw.closed and not raw.broken:
-                try:
-                    raw.autocommit = False
-                except psycopg.Error:
-                    fairy.invalidate()
-            fairy.close()
+                if raw.pgconn.transaction_status == pq.TransactionStatus.IDLE:
+                    with self._raw_lock:
+                        if self._raw_free is not None and \
+                                len(self._raw_free) < self._raw_kept:
+                            self._raw_free.append(fairy)
+                            fairy = None
+                if fairy is not None:
+                    try:
+                        raw.autocommit = False
+                    except psycopg.Error:
+                        fairy.invalidate()
+            if fairy is not None:
+                fairy.close()
+
+    def _drop_kept(self) -> None:
+        """The kept connections of ``_raw`` given up (one was found lost: the server
+        restarted, or dropped them all), or back to the pool (``close``)."""
+        with self._raw_lock:
+            kept, self._raw_free = self._raw_free, []
+        for fairy in kept:
+            with suppress(Exception):
+                fairy.invalidate()
 
     @contextmanager
     def checking_link(self, token_hash: str, seat: tuple[int, str] | None = None):
@@ -535,27 +566,29 @@ class Store:
         check and the seat the web app found for it (``checking_link``), or None."""
         return getattr(self._hint, "seat", None)
 
-    def one_shot(self, game_id: int, rev: int, link: tuple | None, fields: dict | None,
+    def one_shot(self, game_id: int, row, link: tuple | None, fields: dict | None,
                  events: list[tuple], records: list[dict], posts: list[str]):
-        """PostgreSQL: a plain command worked out on the game at revision ``rev`` (the
-        process's cache) written in one statement, one round trip, its own transaction
-        (``hot.one_shot_sql``): stored only if the game's row is still at ``rev`` and
-        the player's ``link`` still names the seat; the statement returns once the
-        commit is on the disk, as ``hot``'s ``COMMIT`` does. The bumped row (a
-        ``GameRecord``), or None when nothing was written (another command came first,
-        the link changed, no such game): the command then runs on ``hot``. A lost
-        connection raises SQLAlchemy's ``DBAPIError`` (``connection_invalidated``):
-        whether it committed is then unknown (``landed`` tells)."""
-        from .hot import GameRecord, one_shot_sql
-        sql, params = one_shot_sql(game_id, rev, now_iso(), link, fields, events, records,
+        """PostgreSQL: a plain command worked out on the game as of its ``row`` (a
+        ``GameRecord`` from the process's cache) written in one statement, one round
+        trip, its own transaction (``hot.one_shot_sql``, run by ``hot.lean_exec``):
+        stored only if the game's row is still at ``row.rev`` and the player's ``link``
+        still names the seat; the statement returns once the commit is on the disk, as
+        ``hot``'s ``COMMIT`` does. The bumped row, or None when nothing was written
+        (another command came first, the link changed, no such game): the command then
+        runs on ``hot``. A lost connection raises SQLAlchemy's ``DBAPIError``
+        (``connection_invalidated``): whether it committed is then unknown (``landed``
+        tells)."""
+        from .hot import lean_exec, one_shot_sql
+        now = now_iso()
+        sql, params = one_shot_sql(game_id, row.rev, now, link, fields, events, records,
                                    posts)
         with self._raw() as raw:
-            r = raw.execute(sql, params).fetchone()
-        if r is None:
+            res = lean_exec(raw, sql, params)
+        if not res.ntuples:
             return None
         if self._notify:
             self.notify(game_id)
-        return GameRecord(r)
+        return row.bumped(int(res.get_value(0, 0)), now)
 
     def landed(self, game_id: int, fields: dict):
         """After ``one_shot`` lost its connection: the game's row (a ``GameRecord``) if
@@ -599,16 +632,20 @@ class Store:
     def _notify_now(self, game_ids) -> None:
         sql = ("SET LOCAL synchronous_commit TO OFF; SELECT "
                + ", ".join(f"pg_notify('{NOTIFY_CHANNEL}', '{int(g)}')" for g in game_ids))
+        import psycopg
+        from psycopg import pq
         with self._notify_lock:
             for _ in range(2):              # a dropped connection: once more on a new one
                 try:
                     if self._notify_conn is None or self._notify_conn.closed:
-                        import psycopg
                         url = self.engine.url.set(drivername="postgresql")
                         self._notify_conn = psycopg.connect(
                             url.render_as_string(hide_password=False), autocommit=True,
                             connect_timeout=5)
-                    self._notify_conn.execute(sql)
+                    pg = self._notify_conn.pgconn  # libpq itself: no cursor, no adapters
+                    res = pg.exec_(sql.encode())
+                    if res.status != pq.ExecStatus.TUPLES_OK:
+                        raise psycopg.errors.error_from_result(res)
                     return
                 except Exception:  # noqa: BLE001 - the live update waits for the poll
                     self._drop_notify_conn()
@@ -628,10 +665,13 @@ class Store:
         if self.path is not None:
             return SqliteTx(self._lite_conn()).link_seat(token_hash)
         if self.psycopg:                   # one statement, no transaction, no SQLAlchemy
+            from .hot import lean_exec
             with self._raw() as raw:
-                r = raw.execute("SELECT game_id, seat FROM player_links WHERE "
-                                "token_hash = %s", (token_hash,)).fetchone()
-            return (r[0], r[1]) if r else None
+                res = lean_exec(raw, "SELECT game_id, seat FROM player_links WHERE "
+                                     "token_hash = $1::text", (token_hash,))
+                if not res.ntuples:
+                    return None
+                return int(res.get_value(0, 0)), res.get_value(0, 1).decode(raw.info.encoding)
         # one statement outside any transaction (no BEGIN / ROLLBACK round trips)
         with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
             return CoreTx(c, self.dialect).link_seat(token_hash)

@@ -45,6 +45,12 @@ class GameRecord:
     def __setattr__(self, name, value):
         raise AttributeError(f"the hot path's game row is read-only ({name})")
 
+    def bumped(self, rev: int, updated_at: str) -> GameRecord:
+        """The same row after a bump to ``rev`` at ``updated_at`` (the only columns a
+        plain command's bump changes)."""
+        return GameRecord([rev if k == "rev" else updated_at if k == "updated_at"
+                           else getattr(self, k) for k in GAME_COLUMNS])
+
 
 def _q(col: str) -> str:
     return f'"{col}"'
@@ -386,6 +392,22 @@ class OneShotTx:
         raise NotOneShot("the events")
 
 
+class _Params:
+    """Numbered parameters (``$1``, ``$2``…) with their type written in the statement:
+    ``lean_exec`` sends every value as text, so the statement says what each one is."""
+
+    def __init__(self):
+        self.values: list = []
+
+    def __call__(self, value, cast: str = "text") -> str:
+        self.values.append(value)
+        return f"${len(self.values)}::{cast}"
+
+
+_CMD_TYPES = {"game_id": "integer", "first_event": "integer", "n_events": "integer",
+              "undone": "boolean"}
+
+
 def one_shot_sql(game_id: int, rev: int, now: str, link: tuple | None, fields: dict | None,
                  events: list[tuple], records: list[dict], posts: list[str]):
     """``(sql, params)``: the whole plain command as one statement (data-modifying
@@ -393,42 +415,79 @@ def one_shot_sql(game_id: int, rev: int, now: str, link: tuple | None, fields: d
     row's ``rev`` bumped only if it is still ``rev`` and the player's ``link`` (token
     hash, game id, seat), when given, still names that seat; then, only if the row was
     bumped, the command (``fields``, None: nothing to store), its events, vote records
-    and imported posts. Answers the bumped row's columns, or no row. The command's
-    ``seq`` is read in the same snapshot as the row: every command bumps the row, so a
-    row still at ``rev`` means no command was stored since that snapshot."""
-    params: list = [now, game_id, rev]
+    and imported posts. Answers the new ``rev``, or no row. The command's ``seq`` is
+    read in the same snapshot as the row: every command bumps the row, so a row still at
+    ``rev`` means no command was stored since that snapshot. For ``lean_exec``: the
+    statement's text depends only on how many events, records and posts it writes."""
+    p = _Params()
     cond = ""
     if link is not None:
-        cond = (" AND EXISTS (SELECT 1 FROM player_links WHERE token_hash = %s AND "
-                "game_id = %s AND seat = %s)")
-        params += list(link)
-    parts = [f"g AS (UPDATE games SET rev = rev + 1, updated_at = %s WHERE id = %s AND "
-             f"rev = %s{cond} RETURNING {_COLS})"]
+        cond = (f" AND EXISTS (SELECT 1 FROM player_links WHERE token_hash = {p(link[0])} "
+                f"AND game_id = {p(link[1], 'integer')} AND seat = {p(link[2])})")
+    parts = [f"g AS (UPDATE games SET rev = rev + 1, updated_at = {p(now)} WHERE id = "
+             f"{p(game_id, 'integer')} AND rev = {p(rev, 'integer')}{cond} RETURNING rev)"]
     if fields is not None:
+        gid = p(game_id, "integer")
+        vals = ", ".join(p(fields[k], _CMD_TYPES.get(k, "text")) for k in _CMD_COLS)
         parts.append(f"c AS (INSERT INTO commands (seq, {', '.join(_q(k) for k in _CMD_COLS)}) "
                      f"SELECT (SELECT COALESCE(MAX(seq), 0) + 1 FROM commands WHERE "
-                     f"game_id = %s), {', '.join('%s' for _ in _CMD_COLS)} FROM g "
-                     f"RETURNING id)")
-        params += [game_id, *[fields[k] for k in _CMD_COLS]]
+                     f"game_id = {gid}), {vals} FROM g RETURNING id)")
         if events:
-            parts.append("e AS (INSERT INTO events (game_id, pos, command_id, type, phase, "
-                         "body) SELECT v.g, v.p, c.id, v.t, v.ph, v.b FROM c, (VALUES "
-                         + ", ".join("(%s::integer, %s::integer, %s, %s, %s)" for _ in events)
-                         + ") AS v (g, p, t, ph, b))")
-            for row in events:
-                params.extend(row)
+            rows = ", ".join(f"({p(n, 'integer')}, {p(t)}, {p(ph)}, {p(b)})"
+                             for _g, n, t, ph, b in events)
+            parts.append(f"e AS (INSERT INTO events (game_id, pos, command_id, type, phase, "
+                         f"body) SELECT {gid}, v.p, c.id, v.t, v.ph, v.b FROM c, (VALUES "
+                         f"{rows}) AS v (p, t, ph, b))")
         if records:
-            cols = [k for k in _VOTE_COLS if k != "command_id"]
-            parts.append(f"r AS (INSERT INTO vote_records ({', '.join(_q(k) for k in cols)}, "
-                         f"\"command_id\") SELECT v.*, c.id FROM c, (VALUES "
-                         + ", ".join("(%s::integer" + ", %s" * (len(cols) - 1) + ")"
-                                     for _ in records)
-                         + f") AS v ({', '.join(_q(k) for k in cols)}))")
-            for r in records:
-                params += [game_id if k == "game_id" else r.get(k) for k in cols]
+            cols = [k for k in _VOTE_COLS if k not in ("game_id", "command_id")]
+            rows = ", ".join("(" + ", ".join(p(r.get(k)) for k in cols) + ")"
+                             for r in records)
+            parts.append(f"r AS (INSERT INTO vote_records (game_id, command_id, "
+                         f"{', '.join(_q(k) for k in cols)}) SELECT {gid}, c.id, v.* FROM c, "
+                         f"(VALUES {rows}) AS v ({', '.join(_q(k) for k in cols)}))")
         if posts:
-            parts.append("i AS (INSERT INTO imported_posts (game_id, post_key, command_id) "
-                         "SELECT %s, v.k, c.id FROM c, (VALUES "
-                         + ", ".join("(%s)" for _ in posts) + ") AS v (k))")
-            params += [game_id, *posts]
-    return f"WITH {', '.join(parts)} SELECT {_COLS} FROM g", params
+            rows = ", ".join(f"({p(k)})" for k in posts)
+            parts.append(f"i AS (INSERT INTO imported_posts (game_id, post_key, command_id) "
+                         f"SELECT {gid}, v.k, c.id FROM c, (VALUES {rows}) AS v (k))")
+    return f"WITH {', '.join(parts)} SELECT rev FROM g", p.values
+
+
+#: ``lean_exec``'s prepared statements: their names by statement text
+_PREPARED: dict[str, tuple[bytes, bytes]] = {}
+
+
+def lean_exec(raw, sql: str, params=()):
+    """Run ``sql`` (``$n`` parameters, each cast in the text) with ``params`` on a psycopg
+    connection's libpq connection itself (``psycopg.pq``: no cursor, no adapters; the
+    call waits for the answer without holding the interpreter), as a statement prepared
+    on that connection under a name made from its text (prepared the first time the
+    connection is asked for it). Values go as text: None is NULL, a bool ``t``/``f``.
+    The result (``PGresult``: ``ntuples``, ``get_value`` give bytes); a database error
+    raises psycopg's exception for it, a lost connection ``OperationalError``."""
+    import hashlib
+
+    import psycopg
+    from psycopg import pq
+    named = _PREPARED.get(sql)
+    if named is None:
+        if len(_PREPARED) > 1000:
+            _PREPARED.clear()
+        named = _PREPARED[sql] = (
+            b"mh_" + hashlib.sha1(sql.encode()).hexdigest()[:20].encode(), sql.encode())
+    enc = raw.info.encoding
+    values = [None if v is None else (b"t" if v else b"f") if isinstance(v, bool)
+              else str(v).encode(enc) for v in params]
+    pg = raw.pgconn
+    res = pg.exec_prepared(named[0], values)
+    if res.status == pq.ExecStatus.FATAL_ERROR and \
+            res.error_field(pq.DiagnosticField.SQLSTATE) == b"26000":   # not prepared yet
+        made = pg.prepare(named[0], named[1])
+        if made.status == pq.ExecStatus.COMMAND_OK:
+            res = pg.exec_prepared(named[0], values)
+        else:
+            res = made
+    if pg.status == pq.ConnStatus.BAD:
+        raise psycopg.OperationalError("the connection to the database was lost")
+    if res.status not in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
+        raise psycopg.errors.error_from_result(res, raw.info.encoding)
+    return res

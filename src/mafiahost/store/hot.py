@@ -392,20 +392,9 @@ class OneShotTx:
         raise NotOneShot("the events")
 
 
-class _Params:
-    """Numbered parameters (``$1``, ``$2``…) with their type written in the statement:
-    ``lean_exec`` sends every value as text, so the statement says what each one is."""
-
-    def __init__(self):
-        self.values: list = []
-
-    def __call__(self, value, cast: str = "text") -> str:
-        self.values.append(value)
-        return f"${len(self.values)}::{cast}"
-
-
 _CMD_TYPES = {"game_id": "integer", "first_event": "integer", "n_events": "integer",
               "undone": "boolean"}
+_VOTE_VALS = tuple(k for k in _VOTE_COLS if k not in ("game_id", "command_id"))
 
 
 def one_shot_sql(game_id: int, rev: int, now: str, link: tuple | None, fields: dict | None,
@@ -417,39 +406,70 @@ def one_shot_sql(game_id: int, rev: int, now: str, link: tuple | None, fields: d
     bumped, the command (``fields``, None: nothing to store), its events, vote records
     and imported posts. Answers the new ``rev``, or no row. The command's ``seq`` is
     read in the same snapshot as the row: every command bumps the row, so a row still at
-    ``rev`` means no command was stored since that snapshot. For ``lean_exec``: the
-    statement's text depends only on how many events, records and posts it writes."""
-    p = _Params()
-    cond = ""
+    ``rev`` means no command was stored since that snapshot. For ``lean_exec``: every
+    value is a ``$n`` parameter cast in the text, and the text depends only on how many
+    events, records and posts it writes (``_one_shot_text``)."""
+    params: list = [now, game_id, rev]
     if link is not None:
-        cond = (f" AND EXISTS (SELECT 1 FROM player_links WHERE token_hash = {p(link[0])} "
-                f"AND game_id = {p(link[1], 'integer')} AND seat = {p(link[2])})")
-    parts = [f"g AS (UPDATE games SET rev = rev + 1, updated_at = {p(now)} WHERE id = "
-             f"{p(game_id, 'integer')} AND rev = {p(rev, 'integer')}{cond} RETURNING rev)"]
+        params += link
     if fields is not None:
-        gid = p(game_id, "integer")
-        vals = ", ".join(p(fields[k], _CMD_TYPES.get(k, "text")) for k in _CMD_COLS)
+        params.append(game_id)
+        params += [fields[k] for k in _CMD_COLS]
+        for _g, n, t, ph, b in events:
+            params += (n, t, ph, b)
+        for r in records:
+            params += [r.get(k) for k in _VOTE_VALS]
+        params += posts
+    shape = (link is not None, fields is not None, len(events), len(records), len(posts))
+    sql = _ONE_SHOT.get(shape)
+    if sql is None:
+        if len(_ONE_SHOT) > 500:
+            _ONE_SHOT.clear()
+        sql = _ONE_SHOT[shape] = _one_shot_text(*shape)
+    return sql, params
+
+
+_ONE_SHOT: dict[tuple, str] = {}
+
+
+def _one_shot_text(link: bool, fields: bool, n_events: int, n_records: int,
+                   n_posts: int) -> str:
+    """``one_shot_sql``'s statement for that shape (its parameters in the same order)."""
+    n = 0
+
+    def p(cast: str = "text") -> str:
+        nonlocal n
+        n += 1
+        return f"${n}::{cast}"
+    now, gid0, rev = p(), p("integer"), p("integer")
+    cond = ""
+    if link:
+        cond = (f" AND EXISTS (SELECT 1 FROM player_links WHERE token_hash = {p()} "
+                f"AND game_id = {p('integer')} AND seat = {p()})")
+    parts = [f"g AS (UPDATE games SET rev = rev + 1, updated_at = {now} WHERE id = "
+             f"{gid0} AND rev = {rev}{cond} RETURNING rev)"]
+    if fields:
+        gid = p("integer")
+        vals = ", ".join(p(_CMD_TYPES.get(k, "text")) for k in _CMD_COLS)
         parts.append(f"c AS (INSERT INTO commands (seq, {', '.join(_q(k) for k in _CMD_COLS)}) "
                      f"SELECT (SELECT COALESCE(MAX(seq), 0) + 1 FROM commands WHERE "
                      f"game_id = {gid}), {vals} FROM g RETURNING id)")
-        if events:
-            rows = ", ".join(f"({p(n, 'integer')}, {p(t)}, {p(ph)}, {p(b)})"
-                             for _g, n, t, ph, b in events)
+        if n_events:
+            rows = ", ".join(f"({p('integer')}, {p()}, {p()}, {p()})" for _ in range(n_events))
             parts.append(f"e AS (INSERT INTO events (game_id, pos, command_id, type, phase, "
                          f"body) SELECT {gid}, v.p, c.id, v.t, v.ph, v.b FROM c, (VALUES "
                          f"{rows}) AS v (p, t, ph, b))")
-        if records:
-            cols = [k for k in _VOTE_COLS if k not in ("game_id", "command_id")]
-            rows = ", ".join("(" + ", ".join(p(r.get(k)) for k in cols) + ")"
-                             for r in records)
-            parts.append(f"r AS (INSERT INTO vote_records (game_id, command_id, "
-                         f"{', '.join(_q(k) for k in cols)}) SELECT {gid}, c.id, v.* FROM c, "
-                         f"(VALUES {rows}) AS v ({', '.join(_q(k) for k in cols)}))")
-        if posts:
-            rows = ", ".join(f"({p(k)})" for k in posts)
+        if n_records:
+            cols = ", ".join(_q(k) for k in _VOTE_VALS)
+            rows = ", ".join("(" + ", ".join(p() for _ in _VOTE_VALS) + ")"
+                             for _ in range(n_records))
+            parts.append(f"r AS (INSERT INTO vote_records (game_id, command_id, {cols}) "
+                         f"SELECT {gid}, c.id, v.* FROM c, (VALUES {rows}) AS v ({cols}))")
+        if n_posts:
+            rows = ", ".join(f"({p()})" for _ in range(n_posts))
             parts.append(f"i AS (INSERT INTO imported_posts (game_id, post_key, command_id) "
                          f"SELECT {gid}, v.k, c.id FROM c, (VALUES {rows}) AS v (k))")
-    return f"WITH {', '.join(parts)} SELECT rev FROM g", p.values
+    return f"WITH {', '.join(parts)} SELECT rev FROM g"
 
 
 #: ``lean_exec``'s prepared statements: their names by statement text

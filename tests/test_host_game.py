@@ -23,7 +23,8 @@ def play_night(gid, db, rng):
                     assert "Ход принят" in out
                     sent += 1
                     break
-                assert code == 2 and out.strip() and "Traceback" not in out   # the rule, in the game.s language
+                # the rule, in the game's language
+                assert code == 2 and out.strip() and "Traceback" not in out
             else:
                 continue
             break                                          # one move per player

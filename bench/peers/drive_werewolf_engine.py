@@ -11,21 +11,18 @@ The engine deals roles with the global ``random`` module, so it is seeded per ga
 
     python drive_werewolf_engine.py GAMES [FIRST_SEED]
 
-One game (seed 10**6) is played before the count, as our driver does; a random other
-player is drawn by index (the same draw as ``rng.choice`` of the list of the others,
-without building it), so the driver's own work is not charged to the engine.
-
-prints one JSON line: games, seconds (wall time of the games alone), cpu_seconds (the
-process's CPU time over the same games: what the benchmark compares) and phases played.
+``batch.main`` times the games (one outside the count, as our driver does) and prints
+the JSON line the benchmark reads; a random other player is drawn by index (the same draw
+as ``rng.choice`` of the list of the others, without building it), so the driver's own
+work is not charged to the engine.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import sys
-import time
 
+import batch
 from werewolf_engine import Game, GameConfig, Phase
 
 NAMES = [f"P{i:02d}" for i in range(12)]
@@ -58,16 +55,5 @@ def play(seed: int, max_phases: int = 200) -> int:
     return phases
 
 
-def main(argv: list[str]) -> int:
-    games = int(argv[0])
-    first = int(argv[1]) if len(argv) > 1 else 0
-    play(10**6)                       # outside the count, as our driver's first game
-    t, c = time.perf_counter(), time.process_time()
-    phases = sum(play(first + i) for i in range(games))
-    dt, dc = time.perf_counter() - t, time.process_time() - c
-    print(json.dumps({"games": games, "seconds": dt, "cpu_seconds": dc, "phases": phases}))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(batch.main(play, sys.argv[1:]))

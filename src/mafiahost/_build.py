@@ -25,8 +25,26 @@ import json
 import os
 import sys
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _package_modules(package: str, root: str) -> list[str]:
+    """Every module of ``package`` (dotted) under ``root``, in its subpackages too, but
+    the packages' own ``__init__``: dotted names, sorted."""
+    base = os.path.join(root, *package.split("."))
+    out = []
+    for d, subdirs, files in os.walk(base):
+        subdirs[:] = sorted(x for x in subdirs if x != "__pycache__")
+        rel = os.path.relpath(d, root).replace(os.sep, ".")
+        out += [f"{rel}.{f[:-3]}" for f in files if f.endswith(".py") and f != "__init__.py"]
+    return sorted(out)
+
+
 # the modules setup.py compiles (dotted names). errors.py stays pure: other modules
-# subclass its exceptions, and it is not on any hot path
+# subclass its exceptions, and it is not on any hot path. The rule sets' own modules
+# (``rules/abilities/**``) are all compiled, found by listing their package; of the
+# agents, the environment's per-step work (``agents/core.py``: ``agents/env.py`` is a pure
+# subclass of PettingZoo's class) and the action encoding it uses
 COMPILED = (
     "mafiahost.engine.day",
     "mafiahost.engine.dice",
@@ -54,29 +72,9 @@ COMPILED = (
     "mafiahost.engine.mechanics.targets",
     "mafiahost.engine.mechanics.watch",
     "mafiahost.sim",
-    "mafiahost.rules.abilities.antem",
-    "mafiahost.rules.abilities.atlantis",
-    "mafiahost.rules.abilities.indians",
-    "mafiahost.rules.abilities.mafia_yakuza",
-    "mafiahost.rules.abilities.musketeers",
-    "mafiahost.rules.abilities.niichavo",
-    "mafiahost.rules.abilities.odessa",
-    "mafiahost.rules.abilities.osiris",
-    "mafiahost.rules.abilities.singapore.cards",
-    "mafiahost.rules.abilities.singapore.clans",
-    "mafiahost.rules.abilities.singapore.common",
-    "mafiahost.rules.abilities.singapore.cops",
-    "mafiahost.rules.abilities.singapore.curses",
-    "mafiahost.rules.abilities.singapore.day",
-    "mafiahost.rules.abilities.singapore.economy",
-    "mafiahost.rules.abilities.singapore.ghost",
-    "mafiahost.rules.abilities.singapore.neutrals",
-    "mafiahost.rules.abilities.singapore.night",
-    "mafiahost.rules.abilities.singapore.professions",
-    "mafiahost.rules.abilities.singapore.reseller",
-    "mafiahost.rules.abilities.singapore.rewards",
-    "mafiahost.rules.abilities.singapore.town",
-    "mafiahost.rules.abilities.singapore.victory",
+    "mafiahost.agents.codec",
+    "mafiahost.agents.core",
+    *_package_modules("mafiahost.rules.abilities", os.path.dirname(HERE)),
 )
 # mypyc's one shared library holding every compiled module (each module's own extension
 # file is a small shim that loads it)
@@ -84,18 +82,24 @@ GROUP = "mafiahost._engine"
 RECORD = "_compiled.json"
 PURE_ENV = "MAFIAHOST_PURE"
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = "pure"
 ROUTED: dict[str, str] = {}   # module -> its .py, imported from source by the hook
 
 
-def source_path(module: str, root: str) -> str:
-    """The ``.py`` of a dotted module name under ``root`` (the directory holding the
-    ``mafiahost`` package)."""
+def _location(module: str, root: str) -> tuple[str, str]:
+    """(directory, file stem) of a dotted module name under ``root`` (the directory
+    holding the ``mafiahost`` package): a package is its ``__init__``."""
     parts = module.split(".")
     base = os.path.join(root, *parts)
-    pkg = os.path.join(base, "__init__.py")
-    return pkg if os.path.isfile(pkg) else base + ".py"
+    if os.path.isfile(os.path.join(base, "__init__.py")):
+        return base, "__init__"
+    return os.path.join(root, *parts[:-1]), parts[-1]
+
+
+def source_path(module: str, root: str) -> str:
+    """The ``.py`` of a dotted module name under ``root``."""
+    d, stem = _location(module, root)
+    return os.path.join(d, stem + ".py")
 
 
 def source_hash(path: str) -> str:
@@ -109,12 +113,7 @@ def _extension_files(root: str) -> set[str]:
     found = set()
     listings: dict[str, list[str]] = {}
     for m in COMPILED:
-        parts = m.split(".")
-        pkg_init = os.path.join(root, *parts, "__init__.py")
-        if os.path.isfile(pkg_init):
-            d, stem = os.path.join(root, *parts), "__init__"
-        else:
-            d, stem = os.path.join(root, *parts[:-1]), parts[-1]
+        d, stem = _location(m, root)
         if d not in listings:
             try:
                 listings[d] = os.listdir(d)

@@ -565,6 +565,8 @@ def _host_parsers(sub) -> None:
     gid = Parser(add_help=False)
     gid.add_argument("id", type=int, metavar="ID",
                      help="номер игры (game list) · game number (game list)")
+    seat = Parser(add_help=False)
+    seat.add_argument("player", metavar="PLAYER", help="игрок · the player")
 
     p = sub.add_parser("game", help="сохранённая игра: новая, демо, список, состояние, срок, "
                                     "замена, вывод · host a saved game")
@@ -639,30 +641,25 @@ def _host_parsers(sub) -> None:
     q.add_argument("by", metavar="NEWCOMER",
                    help='новый игрок, пол по желанию: "Новичок:м" · the newcomer, with a '
                         'gender if you give it')
-    q = gs.add_parser("gender", parents=[db, gid],
+    q = gs.add_parser("gender", parents=[db, gid, seat],
                       help="пол игрока для текстов · a player's gender for the texts")
-    q.add_argument("player", metavar="PLAYER", help="игрок · the player")
     q.add_argument("gender", metavar="GENDER",
                    help="м | ж | - (не указан: нейтральные формулировки) · m | f | - (neutral "
                         "wording)")
-    q = gs.add_parser("reveal", parents=[db, gid],
+    q = gs.add_parser("reveal", parents=[db, gid, seat],
                       help="отметить, что роль игрока вскрыта в теме (сам назвал или раскрыли) · "
                            "mark that a player's role is revealed in the thread")
-    q.add_argument("player", metavar="PLAYER", help="игрок · the player")
     q.add_argument("--undo", action="store_true",
                    help="снять отметку · take the mark back")
-    q = gs.add_parser("remove", parents=[db, gid],
+    q = gs.add_parser("remove", parents=[db, gid, seat],
                       help="мастерский произвол: вывести игрока · the host's override: remove "
                            "a player")
-    q.add_argument("player", metavar="PLAYER", help="игрок · the player")
     q.add_argument("--why", help="причина, для журнала · the reason, for the log")
-    q = gs.add_parser("absent", parents=[db, gid],
+    q = gs.add_parser("absent", parents=[db, gid, seat],
                       help="игрок не писал сегодня в теме · a player who did not post today")
-    q.add_argument("player", metavar="PLAYER", help="игрок · the player")
-    q = gs.add_parser("excuse", parents=[db, gid],
+    q = gs.add_parser("excuse", parents=[db, gid, seat],
                       help="освободить игрока от сегодняшнего голосования · excuse a player "
                            "from today's vote")
-    q.add_argument("player", metavar="PLAYER", help="игрок · the player")
 
     p = sub.add_parser("act", parents=[db, gid], help="записать ход · record a move")
     p.add_argument("actor", metavar="PLAYER", help="кто ходит · who moves")
@@ -742,7 +739,7 @@ def _host_parsers(sub) -> None:
                    help="язык (по умолчанию язык игры) · language (default: the game's)")
     from . import cli_hosts, cli_questions
     cli_hosts.register(sub, db)
-    cli_questions.register(sub, db)
+    cli_questions.register(sub, db, gid, seat)
     p = sub.add_parser("serve", parents=[db], help="сайт для ведущего и игроков · the web app "
                                                    "for the host and the players")
     p.add_argument("--host", default="127.0.0.1",

@@ -8,23 +8,23 @@ from __future__ import annotations
 import argparse
 
 
-def register(sub, db: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("answer", parents=[db],
+def register(sub, db: argparse.ArgumentParser, gid: argparse.ArgumentParser,
+             seat: argparse.ArgumentParser) -> None:
+    """The two commands, with the shared parents: ``db`` (the database and language),
+    ``gid`` (the game's number) and ``seat`` (the player)."""
+    p = sub.add_parser("answer", parents=[db, gid, seat],
                        help="ответ игрока на вопрос правил (см. game show) · a player's answer "
                             "to a question put to them")
-    p.add_argument("id", type=int, metavar="ID", help="номер игры · game number")
-    p.add_argument("player", metavar="PLAYER", help="игрок · the player")
     p.add_argument("question", metavar="QUESTION", help="номер вопроса · the question's number")
     p.add_argument("answer", metavar="ANSWER", help="один из ответов вопроса · one of the "
                                                     "question's answers")
-    p = sub.add_parser("grant", parents=[db],
+    p = sub.add_parser("grant", parents=[db, gid, seat],
                        help="монеты на усмотрение ведущего (литературное описание) · coins the "
                             "host awards (a literary description)")
-    p.add_argument("id", type=int, metavar="ID", help="номер игры · game number")
-    p.add_argument("player", metavar="PLAYER", help="игрок · the player")
     p.add_argument("coins", metavar="COINS", help="сколько монет · how many")
     p.add_argument("kind", metavar="KIND", help="за что (singapore: night, day, article) · what "
                                                 "for")
+
 
 def cmd_answer(args) -> int:
     from .cli import _done, _host, _lang

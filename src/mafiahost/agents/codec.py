@@ -25,14 +25,20 @@ questions (``state.questions``), so the action space stays fixed.
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import Any, Final
 
-PASS = 0
-ANSWER = "answer"
-ANSWER_SLOTS = 4          # open questions a seat can answer at once
-ANSWER_OPTIONS = 8        # options of one question
+from ..engine.state import State
+
+PASS: Final = 0
+ANSWER: Final = "answer"
+ANSWER_SLOTS: Final = 4          # open questions a seat can answer at once
+ANSWER_OPTIONS: Final = 8        # options of one question
+
+# a block: (ability id, target kinds, the domain of each target position, offset, size)
+Block = tuple[str, tuple[str, ...], list[list[str]], int, int]
 
 
-def target_kinds(ab) -> tuple[str, ...]:
+def target_kinds(ab: Any) -> tuple[str, ...]:
     kinds = getattr(ab, "target_kinds", None)
     if kinds:
         return tuple(kinds)
@@ -41,27 +47,27 @@ def target_kinds(ab) -> tuple[str, ...]:
     return ("seat",) * ab.targets
 
 
-def open_questions(state, seat: str) -> list[dict]:
+def open_questions(state: State, seat: str) -> list[dict]:
     """The seat's open questions, oldest first (none where the engine has no questions)."""
     qs = getattr(state, "questions", None) or {}
     return sorted((q for q in qs.values() if q.get("to") == seat), key=lambda q: q["id"])
 
 
 class Codec:
-    def __init__(self, rules, seats: list[str]):
-        self.seats = list(seats)
+    def __init__(self, rules: Any, seats: list[str]) -> None:
+        self.seats: list[str] = list(seats)
         n = len(self.seats)
         self.n = n
         self.seat_index = {s: i for i, s in enumerate(self.seats)}
-        self.roles = sorted(rules.roles)
+        self.roles: list[str] = sorted(rules.roles)
         domains = {"seat": self.seats, "role": self.roles}
         self.vote_base = 1
-        self.vote_targets = self.seats + ["against_all", "abstain"]
-        self.vote_index = {t: 1 + i for i, t in enumerate(self.vote_targets)}
-        blocks: dict[tuple, list[list[str]]] = {}
+        self.vote_targets: list[str] = self.seats + ["against_all", "abstain"]
+        self.vote_index: dict[str, int] = {t: 1 + i for i, t in enumerate(self.vote_targets)}
+        blocks: dict[tuple[str, tuple[str, ...]], list[list[str]]] = {}
         for ab in rules.abilities.values():
             kinds = target_kinds(ab)
-            doms = []
+            doms: list[list[str]] = []
             for k in kinds:
                 if k == "answer":
                     doms.append([str(a) for a in getattr(ab, "answers", ())])
@@ -76,8 +82,8 @@ class Codec:
                     for v in d:
                         if v not in old[i]:
                             old[i].append(v)
-        self.blocks = []          # (ability id, kinds, domains, offset, size)
-        self.block_of: dict[tuple, int] = {}
+        self.blocks: list[Block] = []
+        self.block_of: dict[tuple[str, int], int] = {}
         offset = 1 + n + 2
         for key in sorted(blocks, key=lambda k: (k[0], len(k[1]), k[1])):
             doms = blocks[key]
@@ -87,25 +93,26 @@ class Codec:
             self.block_of[(key[0], len(doms))] = len(self.blocks)
             self.blocks.append((key[0], key[1], doms, offset, size))
             offset += size
-        self.index_in = [{v: i for i, v in enumerate(d)} for _, _, ds, _, _ in self.blocks
-                         for d in ds]
-        self._pos_index = []
-        k = 0
+        self.index_in: list[dict[str, int]] = [
+            {v: i for i, v in enumerate(d)} for _, _, ds, _, _ in self.blocks for d in ds]
+        self._pos_index: list[list[dict[str, int]]] = []
+        at = 0
         for b in self.blocks:
-            self._pos_index.append(self.index_in[k:k + len(b[2])])
-            k += len(b[2])
-        self.answer_offset = offset
+            self._pos_index.append(self.index_in[at:at + len(b[2])])
+            at += len(b[2])
+        self.answer_offset: int = offset
         offset += ANSWER_SLOTS * ANSWER_OPTIONS
-        self.size = offset
-        self._memo: dict = {}
-        self._decoded: dict = {i: ("vote", t) for i, t in enumerate(self.vote_targets, 1)}
-        self._offsets = [b[3] for b in self.blocks]
-        self._tables: list[dict] = [{} for _ in self.blocks]
+        self.size: int = offset
+        self._memo: dict[tuple, int] = {}
+        self._decoded: dict[int, tuple] = {
+            i: ("vote", t) for i, t in enumerate(self.vote_targets, 1)}
+        self._offsets: list[int] = [b[3] for b in self.blocks]
+        self._tables: list[dict[tuple, int]] = [{} for _ in self.blocks]
 
     def vote(self, target: str) -> int:
         return self.vote_index[target]
 
-    def move(self, ability: str, targets) -> int:
+    def move(self, ability: str, targets: tuple | list) -> int:
         bi = self.block_of[(ability, len(targets))]
         _, _, doms, offset, _ = self.blocks[bi]
         idx = self._pos_index[bi]
@@ -114,7 +121,7 @@ class Codec:
             code = code * len(doms[i]) + idx[i][t]
         return offset + code
 
-    def answer(self, questions: list[dict], qid, option) -> int | None:
+    def answer(self, questions: list[dict], qid: Any, option: Any) -> int | None:
         """The action of answering question ``qid`` with ``option`` (None when it does not
         fit the fixed block: too many open questions or options)."""
         for k, q in enumerate(questions[:ANSWER_SLOTS]):
@@ -124,11 +131,11 @@ class Codec:
                     return self.answer_offset + k * ANSWER_OPTIONS + ids.index(option)
         return None
 
-    def moves(self, moves, questions=None) -> list[int]:
+    def moves(self, moves: list, questions: list[dict] | None = None) -> list[int]:
         """``move`` for a list of (ability, targets), each pair encoded once per codec;
         answers by position among ``questions`` (the seat's open ones)."""
         memo = self._memo
-        out = []
+        out: list[int] = []
         for m in moves:
             if m[0] == ANSWER and (ANSWER, len(m[1])) not in self.block_of:
                 a = self.answer(questions or [], *m[1])
@@ -141,7 +148,8 @@ class Codec:
             out.append(code)
         return out
 
-    def codes(self, ability: str, targets: list, questions=None) -> list[int]:
+    def codes(self, ability: str, targets: list, questions: list[dict] | None = None
+              ) -> list[int]:
         """``moves`` for one ability's target tuples (all of one length: a group of
         ``Game.legal_move_groups``)."""
         if not targets:
@@ -151,7 +159,7 @@ class Codec:
         if bi is None:
             if ability == ANSWER:        # answers, by position among the open questions
                 qs = questions or []
-                out = []
+                out: list[int] = []
                 for ts in targets:
                     a = self.answer(qs, *ts)
                     if a is not None:
@@ -173,7 +181,7 @@ class Codec:
                     table[ts] = self.move(ability, ts)
             return [table[ts] for ts in targets]
 
-    def decode(self, action: int, questions=None):
+    def decode(self, action: Any, questions: list[dict] | None = None) -> tuple:
         """``("pass",)``, ``("vote", target)`` or ``("move", ability, targets)`` (an answer
         is ``("move", "answer", (question id, option))``, read from ``questions``, the
         seat's open ones; ``("pass",)`` when there is no such question or option)."""
@@ -194,7 +202,7 @@ class Codec:
         if 0 <= a < self.size:
             aid, _kinds, doms, offset, _size = self.blocks[bisect_right(self._offsets, a) - 1]
             code = a - offset
-            ts = []
+            ts: list[str] = []
             for d in reversed(doms):
                 code, r = divmod(code, len(d))
                 ts.append(d[r])

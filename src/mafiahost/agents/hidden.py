@@ -34,7 +34,8 @@ PUBLIC_KINDS = {
     "envelope", "killer_order_done", "will_read", "blood_written",
     "blood_tie", "trip", "vote_withdrawn",
     "gagged",                                   # singapore: the gag is announced, by name only
-    "kidnapped", "psycho_revenge",              # singapore: «Кого похитили с утра известно»; a blast
+    # singapore: «Кого похитили с утра известно»; a blast
+    "kidnapped", "psycho_revenge",
     "ghost_risen",                              # singapore: the ghost posts in italics, seen by all
 }
 # the fields a public event must not carry
@@ -51,7 +52,8 @@ TO_KINDS = {
     "trashed",                                  # singapore: the thug learns what he found
     "puppet_vote",                              # the one whose vote another casts (kidnapped)
     "drink_missed",                             # singapore: the ghost found nobody at home
-    "resell_ordered", "delivered",              # singapore: the reseller's orders; the customer's item
+    # singapore: the reseller's orders; the customer's item
+    "resell_ordered", "delivered",
     "guess_missed",                             # singapore: the maniac named a wrong role
     "question_asked", "question_answered",      # a question put to the player, his answer
     "move_forced", "forced_move_failed",        # a move the rules make for him; its failure

@@ -1,0 +1,537 @@
+"""The per-step work of the PettingZoo environment (``agents.env``): compiled with the engine.
+
+``MafiaEnv`` (``agents/env.py``) is a thin subclass of PettingZoo's ``AECEnv`` (a Python
+class, which a compiled class cannot inherit from); everything it does at each step is
+here, in typed classes that mypyc compiles with the engine (``_build.COMPILED``): the seats'
+observation vectors kept up to date from the new events (``Board``, ``Knowledge``), the
+legal lists and the action mask of the seat whose turn it is, the decoding and sending of an
+action, the turns of a phase and the rewards at the end (``Core``). The semantics are the
+environment's (see ``agents/env.py``); ``Core`` shares its lists and dicts (``agents``,
+``rewards``, ``terminations``, ...) with the ``MafiaEnv`` that holds it.
+
+NumPy is reached as an untyped module (``importlib``): the compiled build is type-checked
+in an isolated build environment, where NumPy need not be installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ..engine.day import legal_votes
+from ..engine.errors import Refused
+from ..engine.events import PUBLIC, Event
+from ..engine.game import Game
+from ..engine.model import RulesetSpec
+from ..rules.setup import deal
+from .codec import PASS, Codec, open_questions
+
+_np: Any = importlib.import_module("numpy")
+_zeros: Any = _np.zeros
+_maximum: Any = _np.maximum
+_float32: Any = _np.float32
+_int8: Any = _np.int8
+
+MAX_NUMBER = 50.0
+VOTE_MASKS = 4096           # the vote masks kept (legal votes -> their mask)
+
+
+class Board:
+    """The public part of every seat's vector (who is alive, roles revealed at elimination,
+    this day's votes, the phase), one vector for all the seats (``vec``), kept up to date
+    from the public events, each read once; the private events are handed to the seats
+    they are addressed to. A seat's vector is the larger of the two at each position
+    (``Knowledge.update``): the public part and the seat's own are zero where the other
+    writes, but for the roles known, which either may make known."""
+
+    def __init__(self, core: Core, knowledge: dict[str, Knowledge] | None = None) -> None:
+        self.core = core
+        self.know: dict[str, Knowledge] = core.knowledge if knowledge is None else knowledge
+        self.seen = 0
+        L = core.layout
+        n = core.codec.n
+        self.n: int = n
+        self.R: int = len(core.role_index)
+        self.al: int = L["alive"]
+        self.kr: int = L["known_role"]
+        self.vo: int = L["votes"]
+        self.ph: int = L["phase"]
+        self.nu: int = L["number"]
+        self.ov: int = L["over"]
+        self.vec: Any = _zeros(L["size"], dtype=_float32)
+        self.vec[self.al:self.al + n] = 1.0
+        # (phase, number, over) last written
+        self.w_phase = ""
+        self.w_number = -1
+        self.w_over = False
+        self.written = False
+        # the one position set in each voter's row of the votes (a row holds one vote)
+        self.vote_at: dict[int, int] = {}
+
+    def sync(self) -> None:
+        core = self.core
+        g = core.game
+        evs = g.events
+        end = len(evs)
+        if self.seen == end:
+            return
+        si = core.codec.seat_index
+        vi = core.codec.vote_index
+        ri_of = core.role_index
+        know = self.know
+        v = self.vec
+        w = self.n + 2
+        at = self.vote_at
+        for i in range(self.seen, end):
+            e: Event = evs[i]
+            a = e.audience
+            if a != PUBLIC:
+                if a != "host":
+                    for seat in a:
+                        k = know.get(seat)
+                        if k is not None:
+                            k.pending.append(e)
+                continue
+            t = e.type
+            if t == "vote":
+                d = e.data
+                j = si.get(d.get("voter", ""))
+                k_ = vi.get(d.get("target", ""))
+                if j is not None and k_ is not None:
+                    old = at.get(j)
+                    if old is not None:
+                        v[old] = 0.0
+                    pos = self.vo + j * w + k_ - 1
+                    at[j] = pos
+                    v[pos] = 1.0
+            elif t == "vote_withdrawn":
+                j = si.get(e.data.get("voter", ""))
+                if j is not None:
+                    old = at.pop(j, None)
+                    if old is not None:
+                        v[old] = 0.0
+            elif t == "phase_started":
+                v[self.vo:self.vo + self.n * w] = 0.0
+                at.clear()
+            elif t == "eliminated":
+                d = e.data
+                j = si.get(d.get("player", ""))
+                if j is not None:
+                    v[self.al + j] = 0.0
+                    ri = ri_of.get(d.get("role", ""))
+                    if ri is not None:
+                        v[self.kr + j * self.R + ri] = 1.0
+            elif t == "revived":
+                j = si.get(e.data.get("player", ""))
+                if j is not None:
+                    v[self.al + j] = 1.0
+        self.seen = end
+        st = g.state
+        if not self.written or self.w_phase != st.phase or self.w_number != st.number \
+                or self.w_over != st.over:       # the phase's part, once a change
+            self.written = True
+            self.w_phase = st.phase
+            self.w_number = st.number
+            self.w_over = st.over
+            v[self.ph] = 1.0 if st.phase == "night" else 0.0
+            v[self.ph + 1] = 1.0 if st.phase == "day" else 0.0
+            v[self.nu] = min(st.number / MAX_NUMBER, 1.0)
+            v[self.ov] = 1.0 if st.over else 0.0
+
+
+class Knowledge:
+    """What one seat has been told, as its observation vector, kept up to date from the
+    new events only: the public part from the ``Board``'s writes, the private part from
+    the events addressed to the seat."""
+
+    def __init__(self, core: Core, seat: str, vec: Any = None) -> None:
+        self.core = core
+        self.seat = seat
+        self.pending: list[Event] = []
+        L = core.layout
+        # the seat's own part (``vec``: a zero row of the core's table of all seats')
+        self.vec: Any = _zeros(L["size"], dtype=_float32) if vec is None else vec
+        self.me: int = core.codec.seat_index[seat]
+        self.vec[L["self"] + self.me] = 1.0
+        self.role: str | None = None
+        self.faction: str | None = None
+        self.last_move_phase: str | None = None
+        self._ro: int = L["role"]
+        self._fa: int = L["faction"]
+        self._kr: int = L["known_role"]
+        self._kf: int = L["known_faction"]
+        self._se: int = L["sent"]
+        self._sent = False                  # the "sent" position's value now
+
+    def _set_role(self, role: str, faction: str | None = None) -> None:
+        core, v = self.core, self.vec
+        if self.role is not None and self.role in core.role_index:
+            v[self._ro + core.role_index[self.role]] = 0.0
+        if self.faction is not None and self.faction in core.faction_index:
+            v[self._fa + core.faction_index[self.faction]] = 0.0
+        self.role = role
+        fac = faction or core.rules.roles[role].faction
+        self.faction = fac
+        v[self._ro + core.role_index[role]] = 1.0
+        if fac in core.faction_index:
+            v[self._fa + core.faction_index[fac]] = 1.0
+        self._know_role(self.me, role)
+
+    def _know_role(self, j: int, role: Any) -> None:
+        ri = self.core.role_index.get(role)
+        if ri is not None:
+            self.vec[self._kr + j * len(self.core.role_index) + ri] = 1.0
+
+    def _know_faction(self, j: int, faction: Any) -> None:
+        fi = self.core.faction_index.get(faction)
+        if fi is not None:
+            self.vec[self._kf + j * len(self.core.faction_index) + fi] = 1.0
+
+    def _read_private(self) -> None:
+        core = self.core
+        seat = self.seat
+        si = core.codec.seat_index
+        for e in self.pending:
+            t, d = e.type, e.data
+            if t == "action":
+                if d.get("actor") == seat:
+                    self.last_move_phase = e.phase
+            elif t == "role_changed":
+                if d.get("player") == seat:
+                    self._set_role(d["role"])
+            elif t in ("recruited", "faction_changed"):
+                if d.get("player") == seat:
+                    role = self.role
+                    assert role is not None        # the role card is read first
+                    self._set_role(role, d.get("faction"))
+            elif t == "team":
+                for m in d.get("members", ()):
+                    if m in si:
+                        self._know_faction(si[m], d.get("faction"))
+            elif t in ("check_result", "copy_result"):   # a copy may name the role found
+                j = si.get(d.get("target", ""))
+                r = d.get("result")
+                if j is not None and isinstance(r, str):
+                    if r in core.role_index:
+                        self._know_role(j, r)
+                    elif r in core.faction_index:
+                        self._know_faction(j, r)
+            elif t == "visitor_known":
+                j = si.get(d.get("visitor", ""))
+                if j is not None and d.get("role"):
+                    self._know_role(j, d["role"])
+        self.pending.clear()
+
+    def update(self, board: Board | None = None) -> Any:
+        """The seat's vector now (a new array)."""
+        core = self.core
+        g = core.game
+        if board is None:
+            board = core.board
+        if board.seen != len(g.events):
+            board.sync()
+        v = self.vec
+        if self.role is None:                         # the role card, dealt at the start
+            self._set_role(g.events[0].data["players"][self.me][1])
+        if self.pending:
+            self._read_private()
+        sent = self.last_move_phase == g.label
+        if sent != self._sent:                      # written when it changes
+            self._sent = sent
+            v[self._se] = 1.0 if sent else 0.0
+        return _maximum(board.vec, v)
+
+
+class Core:
+    """One game's turns, observations and masks (``agents/env.py`` says what they are)."""
+
+    game: Game              # the game being played (``reset``)
+    board: Board
+
+    def __init__(self, shell: Any, rules: RulesetSpec, names: list[str], mafia: int | None,
+                 max_phases: int, turns: int) -> None:
+        # the ``MafiaEnv`` this core works for: its ``step`` and ``observe`` are the core's
+        # own, and the core sets its ``agent_selection``
+        self.shell = shell
+        self.rules = rules
+        self.names = names
+        self.mafia = mafia
+        self.max_phases = max_phases
+        self.turns = turns
+        self.codec = Codec(rules, names)
+        self.role_index: dict[str, int] = {r: i for i, r in enumerate(sorted(rules.roles))}
+        self.faction_index: dict[str, int] = {
+            f: i for i, f in enumerate(sorted(rules.factions))}
+        n, r, f = len(names), len(self.role_index), len(self.faction_index)
+        layout: dict[str, int] = {}
+        pos = 0
+        for key, size in (("phase", 2), ("number", 1), ("over", 1), ("self", n),
+                          ("alive", n), ("role", r), ("faction", f), ("known_role", n * r),
+                          ("known_faction", n * f), ("votes", n * (n + 2)), ("sent", 1)):
+            layout[key] = pos
+            pos += size
+        layout["size"] = pos
+        self.layout = layout
+        self.size: int = self.codec.size
+        self._vote_masks: dict[tuple, Any] = {}     # legal votes -> their mask
+        by_phase = rules.by_phase
+        self._dead_acts: set[str] = {
+            r for r, ph in by_phase.items()
+            if any(ab.while_dead for abs_ in ph.values() for ab in abs_)}
+        self._night_immediate: bool = any(ab.immediate and ab.phase == "night"
+                                          for ab in rules.abilities.values())
+        # the game's state (``reset``)
+        self.agents: list[str] = list(names)
+        self.rewards: dict[str, int] = {}
+        self.cumulative: dict[str, int] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict] = {}
+        self.knowledge: dict[str, Knowledge] = {}
+        self.voted: set[str] = set()
+        self.turns_left: dict[str, int] = {}
+        self.queue: list[str] = []
+        self.phases = 0
+        self.ended = False                  # ``finish`` has run: every agent is done
+        self.selection = names[0] if names else ""
+        # ``legal``'s one entry: the seat's legal lists at (events, phase index) and, once
+        # made, its mask
+        self.cur_ok = False
+        self.cur_seat = ""
+        self.cur_events = 0
+        self.cur_idx = 0
+        self.cur_moves: list[tuple[str, list[tuple]]] = []
+        self.cur_votes: list[str] = []
+        self.cur_mask: Any = None
+
+    # ---- the game ----------------------------------------------------------------------
+    def reset(self, gseed: int) -> None:
+        names = self.names
+        rules = self.rules
+        self.game = Game(rules, deal(rules, names, gseed, self.mafia), seed=gseed)
+        self.agents = list(names)
+        self.rewards = {a: 0 for a in names}
+        self.cumulative = {a: 0 for a in names}
+        self.terminations = {a: False for a in names}
+        self.truncations = {a: False for a in names}
+        self.infos = {a: {} for a in names}
+        rows = _zeros((len(names), self.layout["size"]), dtype=_float32)
+        self.knowledge = {a: Knowledge(self, a, rows[i]) for i, a in enumerate(names)}
+        self.board = Board(self)
+        self.voted = set()
+        self.phases = 0
+        self.cur_ok = False
+        self.cur_mask = None
+        self.ended = False
+        self.open_phase()
+
+    def legal(self, seat: str) -> None:
+        """Make ``cur_*`` the legal lists of ``seat`` now (``Game.legal_move_groups`` by
+        ability, and the legal votes): one entry, made again after the next event or for
+        another seat."""
+        g = self.game
+        st = g.state
+        if self.cur_ok and self.cur_seat == seat and self.cur_events == len(g.events) \
+                and self.cur_idx == st.idx:
+            return
+        # a role without abilities in this phase has only the answers to its questions
+        p = st.players[seat]
+        if st.questions or self.rules.by_phase[p.role][st.phase]:
+            self.cur_moves = g.legal_move_groups(seat)
+        else:
+            self.cur_moves = []
+        self.cur_votes = [] if seat in self.voted else legal_votes(g, p)
+        self.cur_ok = True
+        self.cur_seat = seat
+        self.cur_events = len(g.events)
+        self.cur_idx = st.idx
+        self.cur_mask = None
+
+    def has_something(self, seat: str) -> bool:
+        self.legal(seat)
+        return bool(self.cur_moves or self.cur_votes)
+
+    def open_phase(self) -> None:
+        """Queue the seats that have something to do; resolve phases nobody acts in."""
+        g = self.game
+        by_phase = self.rules.by_phase
+        dead_acts = self._dead_acts
+        while True:
+            st = g.state
+            if st.over:
+                self.finish(False)
+                return
+            if self.phases >= self.max_phases:
+                self.finish(True)
+                return
+            self.voted = set()
+            self.turns_left = {}
+            queue: list[str] = []
+            self.queue = queue
+            # by night (no votes), a role without a night ability and no question open to
+            # it has nothing to do all night (nothing changes roles or asks before dawn
+            # unless a night ability acts at once): not queued, never asked
+            quiet = st.phase == "night" and not self._night_immediate
+            for a in self.names:
+                p = st.players[a]
+                if p.alive or p.role in dead_acts:
+                    if quiet and not by_phase[p.role].get("night") and not (
+                            st.questions and open_questions(st, a)):
+                        continue
+                    queue.append(a)
+                    self.turns_left[a] = self.turns
+            while queue and not self.has_something(queue[0]):
+                queue.pop(0)
+            if queue:
+                self.selection = queue[0]
+                return
+            g.resolve()
+            self.phases += 1
+
+    def finish(self, truncated: bool) -> None:
+        st = self.game.state
+        winners = set(st.winners)
+        for a in self.agents:
+            p = st.players[a]
+            if truncated:
+                r = 0
+            elif not winners:
+                r = 0
+            else:
+                r = 1 if (p.faction in winners or p.role in winners) else -1
+            self.rewards[a] = r
+            if truncated:
+                self.truncations[a] = True
+            else:
+                self.terminations[a] = True
+        cum = self.cumulative      # every agent's, 0 (the same keys: none has left yet)
+        for a in self.agents:
+            cum[a] = 0
+        self.ended = True
+        self.queue = []
+        self.selection = self.agents[0]
+
+    def step(self, action: Any) -> None:
+        """``MafiaEnv.step``: a turn of the seat whose turn it is; once the game is over,
+        PettingZoo's own step of a done agent (``AECEnv._was_dead_step``)."""
+        if self.ended:                        # every agent is terminated or truncated
+            self.shell._was_dead_step(action)
+            return
+        a = self.selection
+        self.cumulative[a] = 0
+        g = self.game
+        info: dict[str, str] = {}
+        done = True
+        if action is not None:
+            a_ = int(action)
+            if a_ != PASS:
+                codec = self.codec
+                kind = codec._decoded.get(a_)    # a vote, or a move decoded before
+                if kind is None:
+                    kind = codec.decode(a_, open_questions(g.state, a)) \
+                        if a_ >= codec.answer_offset else codec.decode(a_)  # raises outside
+                if kind[0] != "pass":
+                    # the mask the seat was shown, if still current
+                    if self.cur_ok and self.cur_seat == a and \
+                            self.cur_events == len(g.events) and self.cur_mask is not None:
+                        mask = self.cur_mask
+                    else:
+                        mask = self.mask(a, False)
+                    if not mask[a_]:
+                        info = {"refused": "not a legal action now; taken as a pass"}
+                    else:
+                        try:
+                            if kind[0] == "vote":
+                                g.vote(a, kind[1])
+                                self.voted.add(a)
+                            else:
+                                self.send(a, kind[1], kind[2])
+                            done = False
+                        except Refused as e:  # never for a masked action; kept as a pass
+                            info = {"refused": e.en}
+        self.infos[a] = info
+        queue = self.queue
+        queue.pop(0)
+        left = self.turns_left[a] - 1
+        self.turns_left[a] = left
+        if not done and left > 0:
+            queue.append(a)
+        while queue and not self.has_something(queue[0]):
+            queue.pop(0)
+        if queue:
+            self.selection = queue[0]
+        else:
+            g.resolve()
+            self.phases += 1
+            self.open_phase()
+            if g.state.over or self.phases >= self.max_phases:
+                # the only rewards: at the end (``AECEnv._accumulate_rewards``)
+                cum = self.cumulative
+                for agent, reward in self.rewards.items():
+                    cum[agent] += reward
+        self.shell.agent_selection = self.selection
+
+    def send(self, seat: str, aid: str, ts: tuple) -> None:
+        """Send a move the mask allows. The mask is the engine's list of legal moves for
+        this very state (``Game.legal_moves``: a move is in it exactly when ``submit``
+        takes it), so it is not judged a second time: it is sent as ``submit`` sends a
+        move it has judged legal (``Game.send``)."""
+        g = self.game
+        p = g.state.players[seat]
+        ab = g.rules.abilities.get(f"{p.role}.{aid}")
+        if ab is None:                      # an answer to a question put to the seat
+            g.answer(seat, ts[0], ts[1])
+        elif ab.names_role:                 # the seats, then the role it names
+            g.send(p, ab, tuple(ts[:-1]), ts[-1])
+        else:
+            g.send(p, ab, tuple(ts))
+
+    # ---- what a seat sees ----------------------------------------------------------------
+    def mask(self, agent: str, copy: bool) -> Any:
+        """The action mask (a new array unless ``copy`` is false; the legal actions of the
+        seat whose turn it is, all zero for the others)."""
+        g = self.game
+        if self.ended or agent != self.selection or g.state.over:
+            return _zeros(self.size, dtype=_int8)
+        self.legal(agent)
+        mask = self.cur_mask
+        if mask is None:
+            votes = self.cur_votes
+            mk = tuple(votes)
+            base = self._vote_masks.get(mk)      # the same votes give the same mask
+            if base is None:
+                if len(self._vote_masks) >= VOTE_MASKS:
+                    self._vote_masks.clear()
+                base = self.vote_mask(votes)
+                self._vote_masks[mk] = base
+            moves = self.cur_moves
+            st = g.state
+            if moves or st.questions:
+                mask = base.copy()
+                idx: list[int] = []
+                codec = self.codec
+                qs = open_questions(st, agent) if st.questions else None
+                for aid, tss in moves:
+                    idx += codec.codes(aid, tss, qs)
+                mask[idx] = 1
+            else:                     # votes only
+                mask = base
+            self.cur_mask = mask
+        return mask.copy() if copy else mask
+
+    def vote_mask(self, votes: list[str]) -> Any:
+        """The mask of a pass and the legal votes ``votes``."""
+        mask = _zeros(self.size, dtype=_int8)
+        vi = self.codec.vote_index
+        mask[[PASS] + [vi[t] for t in votes]] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        vec = self.knowledge[agent].update(None)
+        return {"observation": vec, "action_mask": self.mask(agent, True)}
+
+    def vector_from_scratch(self, agent: str) -> Any:
+        """The seat's vector made in one pass over the whole log, as a check of the one
+        kept up to date step by step (``observe``): the two are always equal."""
+        k = Knowledge(self, agent)
+        return k.update(Board(self, {agent: k}))

@@ -64,11 +64,12 @@ class AccessDenied(Exception):
 # ---- the game cache --------------------------------------------------------------------------
 
 class _Entry:
-    __slots__ = ("game", "lock", "rev", "stale")
+    __slots__ = ("game", "lock", "rev", "row", "stale")
 
-    def __init__(self, rev: int, game: Game):
+    def __init__(self, rev: int, game: Game, row=None):
         self.rev = rev
         self.game = game
+        self.row = row              # the game's row at ``rev`` (a ``GameRecord``) or None
         self.lock = threading.Lock()
         self.stale = False
 
@@ -107,6 +108,22 @@ class GameCache:
         e.lock.acquire()
         return e
 
+    def take_newest(self, game_id: int) -> _Entry | None:
+        """The entry of ``game_id`` whatever its revision, if it holds the game's row at
+        that revision (``put(row=)``): removed and locked as by ``take``, or None. The
+        caller's command stores itself only if the database is still at ``entry.rev``
+        (PostgreSQL's one-statement path, ``HostBase._command_one_shot``)."""
+        with self._lock:
+            e = self._d.get(game_id)
+            if e is None or e.row is None or e.stale:
+                self.misses += 1
+                return None
+            del self._d[game_id]
+            e.stale = True
+            self.hits += 1
+        e.lock.acquire()
+        return e
+
     def peek(self, game_id: int, rev: int) -> _Entry | None:
         """The entry for exactly ``rev``, locked for reading (release ``e.lock``), or None."""
         with self._lock:
@@ -122,14 +139,16 @@ class GameCache:
             return None
         return e
 
-    def put(self, game_id: int, rev: int, game: Game) -> None:
+    def put(self, game_id: int, rev: int, game: Game, row=None) -> None:
+        """``row``: the game's row at ``rev`` as a read-only ``GameRecord`` (the hot
+        paths' answer to their bump), kept for ``take_newest``."""
         with self._lock:
             cur = self._d.get(game_id)
             if cur is not None:
                 if cur.rev >= rev:
                     return
                 cur.stale = True
-            self._d[game_id] = _Entry(rev, game)
+            self._d[game_id] = _Entry(rev, game, row)
             self._d.move_to_end(game_id)
             while len(self._d) > self.size:
                 _, old = self._d.popitem(last=False)
@@ -386,6 +405,10 @@ class HostBase:
             done = self._command_optimistic(game_id, kind, args, fn, guard, state)
             if done is not None:
                 return done
+        elif hot and self.store.one_shot_ok and self.cache.size:
+            done = self._command_one_shot(game_id, kind, args, fn, guard)
+            if done is not None:
+                return done
         entry = None
         try:
             with (self.store.hot(game_id) if hot else self.store.locked(game_id)) as (s, row):
@@ -409,7 +432,7 @@ class HostBase:
                     g.events[n0:] = new           # as they read back from the database
                     done.events = new
                 state["committing"] = True        # leaving the block commits
-            self.cache.put(game_id, rev, g)
+            self.cache.put(game_id, rev, g, row if hot else None)
             return done
         except LookupError:
             with self.store.session() as s:
@@ -465,6 +488,89 @@ class HostBase:
             return done
         finally:
             if entry is not None:
+                entry.lock.release()
+
+    #: PostgreSQL's one-statement path: plain commands of one game in this process run
+    #: one after the other (``_command_one_shot``), each on the game the last one left in
+    #: the cache (the database's row lock would order them anyway, one commit apart)
+    _GAME_LOCKS = tuple(threading.Lock() for _ in range(1024))
+
+    def _command_one_shot(self, game_id, kind, args, fn, guard) -> Done | None:
+        """A plain command on PostgreSQL when the cache holds the game with its row (the
+        last command of this process on it stored it so): ``guard`` and ``fn`` run on
+        the cached game, the player's link named by the web app is taken from its hint,
+        and the command is written by one statement, its own transaction, which stores
+        it only if the row is still at the cached revision and the link still names the
+        seat (``Store.one_shot``): one round trip instead of ``hot``'s three (``BEGIN``
+        with the bump and the link, the writes with the ``COMMIT``). None when it could
+        not be stored so (another process or command came first, the link changed, the
+        guard asked the database something): the caller runs it on ``hot``, on the game
+        as stored, which checks and refuses as always. Refusals are the same: they come
+        from the same ``guard`` and ``fn`` on the same game and row.
+
+        A connection lost during the statement (whether it committed is unknown): the
+        stored commands are looked at (``Store.landed``): if this one is there, it is
+        done; if not, it runs on ``hot`` (which retries a lost connection once more)."""
+        from ..store.hot import NotOneShot, OneShotTx
+        store = self.store
+        with self._GAME_LOCKS[hash(game_id) % len(self._GAME_LOCKS)]:
+            entry = self.cache.take_newest(game_id)
+            if entry is None:
+                return None
+            try:
+                g, row = entry.game, entry.row
+                tx = OneShotTx(store.link_hint())
+                n0 = len(g.events)
+                try:
+                    if guard is not None:
+                        guard(tx, row, g)
+                except NotOneShot:
+                    if len(g.events) == n0:           # nothing changed: keep it cached
+                        self.cache.put(game_id, entry.rev, g, row)
+                    return None
+                ctx = _Ctx(tx, row, g)
+                try:
+                    done = fn(ctx)
+                except NotOneShot:
+                    return None                       # the game may have moved: dropped
+                stored = not (ctx.nothing and len(g.events) == n0)
+                new = [normalize_event(e) for e in g.events[n0:]] if stored else []
+                fields = Store.command_fields(game_id, kind, args, ctx.ops, n0, len(new),
+                                              ctx.before, ctx.result) if stored else None
+                records = [dict(r, game_id=game_id) for r in ctx.records] if stored else []
+                evs = [(game_id, n0 + i, e.type, e.phase, event_to_json(e))
+                       for i, e in enumerate(new)]
+                _test_pause(kind)
+                try:
+                    now = store.one_shot(game_id, row, tx.link, fields, evs, records,
+                                         list(ctx.posts) if stored else [])
+                except Exception as e:
+                    if not (store.is_db_error(e) and getattr(e, "connection_invalidated",
+                                                             False)):
+                        raise
+                    if fields is None:
+                        return None
+                    try:
+                        now = store.landed(game_id, fields)
+                    except Exception as e2:
+                        if not store.is_db_error(e2):
+                            raise
+                        raise StoreError(db_error_sentence(e2, True)) from None
+                    if now is None:
+                        return None
+                    g.events[n0:] = new
+                    done.events = new
+                    if now.rev == entry.rev + 1:      # nothing else came after it
+                        self.cache.put(game_id, now.rev, g, now)
+                    return done
+                if now is None:
+                    return None
+                if stored:
+                    g.events[n0:] = new               # as they read back from the database
+                    done.events = new
+                self.cache.put(game_id, now.rev, g, now)
+                return done
+            finally:
                 entry.lock.release()
 
     # ---- names -------------------------------------------------------------------------

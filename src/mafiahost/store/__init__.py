@@ -179,6 +179,10 @@ class Store:
         self._notifier: _Notifier | None = None
         self._psycopg3: bool | None = None
         self._hint = threading.local()        # ``checking_link``
+        self._raw_lock = threading.Lock()     # PostgreSQL: ``_raw``'s kept connections
+        self._raw_free: list = []
+        # at most the pool's overflow: every thread still finds a connection in the pool
+        self._raw_kept = (pool or 10) // 2
         self.migrate()
 
     @property
@@ -264,6 +268,7 @@ class Store:
             except Exception:  # noqa: BLE001 - closing is best effort
                 pass
         self._lite = threading.local()
+        self._drop_kept()
         notifier, self._notifier = self._notifier, None
         if notifier is not None:
             notifier.stop()
@@ -459,45 +464,75 @@ class Store:
     def _raw(self):
         """A pooled connection's own psycopg connection, in autocommit mode (our
         statements begin and end the transaction, so psycopg never waits for the
-        answer to a ``BEGIN`` of its own), given back to the pool afterwards. A driver
-        error comes out as SQLAlchemy's ``DBAPIError``, ``connection_invalidated`` when
-        the connection is lost: the pool then drops it and every connection as old, as
-        SQLAlchemy does itself, and the host's command retries it as on the other
-        paths."""
+        answer to a ``BEGIN`` of its own). A few of them stay checked out of the pool
+        between uses, already in autocommit mode (``_RAW_KEPT``: a use then costs no
+        pool check-out and check-in, nor two mode switches); the others go back to the
+        pool. A driver error comes out as SQLAlchemy's ``DBAPIError``,
+        ``connection_invalidated`` when the connection is lost: the pool then drops it
+        and every connection as old, as SQLAlchemy does itself, the kept ones too, and
+        the host's command retries it as on the other paths."""
         import psycopg
-        fairy = self.engine.raw_connection()
+        from psycopg import pq
+        fairy = None
+        with self._raw_lock:
+            if self._raw_free:
+                fairy = self._raw_free.pop()
+        if fairy is None:
+            fairy = self.engine.raw_connection()
+            fairy.driver_connection.autocommit = True
         raw = fairy.driver_connection
         try:
-            raw.autocommit = True
             yield raw
         except psycopg.Error as e:
             from sqlalchemy.exc import DBAPIError
             lost = bool(raw.closed or raw.broken)
             if lost:
                 self.engine.pool._invalidate(fairy, e)
+                self._drop_kept()
             raise DBAPIError.instance(None, None, e, psycopg.Error,
                                       connection_invalidated=lost) from None
         finally:
             if not raw.closed and not raw.broken:
-                try:
-                    raw.autocommit = False
-                except psycopg.Error:
-                    fairy.invalidate()
-            fairy.close()
+                if raw.pgconn.transaction_status == pq.TransactionStatus.IDLE:
+                    with self._raw_lock:
+                        if self._raw_free is not None and \
+                                len(self._raw_free) < self._raw_kept:
+                            self._raw_free.append(fairy)
+                            fairy = None
+                if fairy is not None:
+                    try:
+                        raw.autocommit = False
+                    except psycopg.Error:
+                        fairy.invalidate()
+            if fairy is not None:
+                fairy.close()
+
+    def _drop_kept(self) -> None:
+        """The kept connections of ``_raw`` given up (one was found lost: the server
+        restarted, or dropped them all), or back to the pool (``close``)."""
+        with self._raw_lock:
+            kept, self._raw_free = self._raw_free, []
+        for fairy in kept:
+            with suppress(Exception):
+                fairy.invalidate()
 
     @contextmanager
-    def checking_link(self, token_hash: str):
+    def checking_link(self, token_hash: str, seat: tuple[int, str] | None = None):
         """Within the block, this thread's plain commands will check the player's link
         with this hash (the web app's moves, votes and answers): the link's row is then
         read with the game row's bump, still after it, under the row's lock (PostgreSQL:
         in the bump's round trip; SQLite: by the bump's own statement), not by a
-        statement of its own. Only a hint: the check
-        itself is the command's, as everywhere."""
+        statement of its own. ``seat``: ``(game id, seat)`` the app found for the link;
+        on PostgreSQL a command on a cached game then checks the link in the one
+        statement that writes it (``one_shot``). Only a hint: the check itself is the
+        command's, as everywhere."""
         self._hint.link = token_hash
+        self._hint.seat = (token_hash, *seat) if seat is not None else None
         try:
             yield
         finally:
             self._hint.link = None
+            self._hint.seat = None
 
     @contextmanager
     def _pg_hot(self, game_id: int, expect: int | None):
@@ -519,6 +554,55 @@ class Store:
                     with suppress(psycopg.Error):
                         raw.execute("ROLLBACK")
                 raise
+
+    @property
+    def one_shot_ok(self) -> bool:
+        """Whether a plain command worked out on a cached game may be written in one
+        statement (``one_shot``): PostgreSQL through psycopg."""
+        return self.path is None and self.psycopg
+
+    def link_hint(self) -> tuple | None:
+        """``(token hash, game id, seat)``: the link this thread's plain command will
+        check and the seat the web app found for it (``checking_link``), or None."""
+        return getattr(self._hint, "seat", None)
+
+    def one_shot(self, game_id: int, row, link: tuple | None, fields: dict | None,
+                 events: list[tuple], records: list[dict], posts: list[str]):
+        """PostgreSQL: a plain command worked out on the game as of its ``row`` (a
+        ``GameRecord`` from the process's cache) written in one statement, one round
+        trip, its own transaction (``hot.one_shot_sql``, run by ``hot.lean_exec``):
+        stored only if the game's row is still at ``row.rev`` and the player's ``link``
+        still names the seat; the statement returns once the commit is on the disk, as
+        ``hot``'s ``COMMIT`` does. The bumped row, or None when nothing was written
+        (another command came first, the link changed, no such game): the command then
+        runs on ``hot``. A lost connection raises SQLAlchemy's ``DBAPIError``
+        (``connection_invalidated``): whether it committed is then unknown (``landed``
+        tells)."""
+        from .hot import lean_exec, one_shot_sql
+        now = now_iso()
+        sql, params = one_shot_sql(game_id, row.rev, now, link, fields, events, records,
+                                   posts)
+        with self._raw() as raw:
+            res = lean_exec(raw, sql, params)
+        if not res.ntuples:
+            return None
+        if self._notify:
+            self.notify(game_id)
+        return row.bumped(int(res.get_value(0, 0)), now)
+
+    def landed(self, game_id: int, fields: dict):
+        """After ``one_shot`` lost its connection: the game's row (a ``GameRecord``) if
+        the command with exactly these ``fields`` is stored (its events start at
+        ``first_event``: no other live command's do), else None."""
+        from .hot import _COLS, GameRecord
+        with self._raw() as raw:
+            r = raw.execute(
+                f"SELECT {_COLS} FROM games WHERE id = %s AND EXISTS (SELECT 1 FROM "
+                f"commands WHERE game_id = %s AND first_event = %s AND n_events = %s AND "
+                f"kind = %s AND args = %s AND ops = %s AND at = %s AND NOT undone)",
+                (game_id, game_id, fields["first_event"], fields["n_events"], fields["kind"],
+                 fields["args"], fields["ops"], fields["at"])).fetchone()
+        return GameRecord(r) if r is not None else None
 
     def notify(self, game_id: int) -> None:
         """PostgreSQL: tell every LISTENing process that the game changed, after the
@@ -548,16 +632,20 @@ class Store:
     def _notify_now(self, game_ids) -> None:
         sql = ("SET LOCAL synchronous_commit TO OFF; SELECT "
                + ", ".join(f"pg_notify('{NOTIFY_CHANNEL}', '{int(g)}')" for g in game_ids))
+        import psycopg
+        from psycopg import pq
         with self._notify_lock:
             for _ in range(2):              # a dropped connection: once more on a new one
                 try:
                     if self._notify_conn is None or self._notify_conn.closed:
-                        import psycopg
                         url = self.engine.url.set(drivername="postgresql")
                         self._notify_conn = psycopg.connect(
                             url.render_as_string(hide_password=False), autocommit=True,
                             connect_timeout=5)
-                    self._notify_conn.execute(sql)
+                    pg = self._notify_conn.pgconn  # libpq itself: no cursor, no adapters
+                    res = pg.exec_(sql.encode())
+                    if res.status != pq.ExecStatus.TUPLES_OK:
+                        raise psycopg.errors.error_from_result(res)
                     return
                 except Exception:  # noqa: BLE001 - the live update waits for the poll
                     self._drop_notify_conn()
@@ -577,10 +665,13 @@ class Store:
         if self.path is not None:
             return SqliteTx(self._lite_conn()).link_seat(token_hash)
         if self.psycopg:                   # one statement, no transaction, no SQLAlchemy
+            from .hot import lean_exec
             with self._raw() as raw:
-                r = raw.execute("SELECT game_id, seat FROM player_links WHERE "
-                                "token_hash = %s", (token_hash,)).fetchone()
-            return (r[0], r[1]) if r else None
+                res = lean_exec(raw, "SELECT game_id, seat FROM player_links WHERE "
+                                     "token_hash = $1::text", (token_hash,))
+                if not res.ntuples:
+                    return None
+                return int(res.get_value(0, 0)), res.get_value(0, 1).decode(raw.info.encoding)
         # one statement outside any transaction (no BEGIN / ROLLBACK round trips)
         with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
             return CoreTx(c, self.dialect).link_seat(token_hash)
@@ -671,10 +762,8 @@ class Store:
                          result: dict | None = None) -> int:
         """``add_command`` with prepared statements and no ORM object: the command's id
         (the hot path of every move and vote)."""
-        fields = {"game_id": game_id, "kind": kind, "args": _dumps(args), "ops": _dumps(ops),
-                  "before": _dumps(before or {}), "result": _dumps(result or {}),
-                  "first_event": first, "n_events": len(events), "undone": False,
-                  "at": now_iso()}
+        fields = Store.command_fields(game_id, kind, args, ops, first, len(events), before,
+                                      result)
         if getattr(s, "hot", False):
             return s.add_command(fields, [
                 (game_id, first + i, e.type, e.phase, event_to_json(e))
@@ -686,6 +775,16 @@ class Store:
                 {"game_id": game_id, "pos": first + i, "command_id": cid, "type": e.type,
                  "phase": e.phase, "body": event_to_json(e)} for i, e in enumerate(events)])
         return cid
+
+    @staticmethod
+    def command_fields(game_id: int, kind: str, args: dict, ops: list, first: int,
+                       n_events: int, before: dict | None = None,
+                       result: dict | None = None) -> dict:
+        """A command's row as the hot paths write it (its ``seq`` aside)."""
+        return {"game_id": game_id, "kind": kind, "args": _dumps(args), "ops": _dumps(ops),
+                "before": _dumps(before or {}), "result": _dumps(result or {}),
+                "first_event": first, "n_events": n_events, "undone": False,
+                "at": now_iso()}
 
     @staticmethod
     def add_vote_records(s, game_id: int, cid: int, records: list[dict]) -> None:

@@ -45,6 +45,12 @@ class GameRecord:
     def __setattr__(self, name, value):
         raise AttributeError(f"the hot path's game row is read-only ({name})")
 
+    def bumped(self, rev: int, updated_at: str) -> GameRecord:
+        """The same row after a bump to ``rev`` at ``updated_at`` (the only columns a
+        plain command's bump changes)."""
+        return GameRecord([rev if k == "rev" else updated_at if k == "updated_at"
+                           else getattr(self, k) for k in GAME_COLUMNS])
+
 
 def _q(col: str) -> str:
     return f'"{col}"'
@@ -349,3 +355,159 @@ class PgTx:
 
 
 _LINK_SQL = "SELECT game_id, seat FROM player_links WHERE token_hash = %s"
+
+
+# ---- PostgreSQL: a plain command in one statement ----------------------------------------
+
+class NotOneShot(Exception):
+    """``OneShotTx``: the command asked for something only a transaction can answer (a
+    statement of its own, a link the web app did not name): it runs on ``PgTx``."""
+
+
+class OneShotTx:
+    """What a plain command's guard and rules see on PostgreSQL's one-statement path
+    (``Store.one_shot``): no connection at all. The game and its row come from the
+    process's cache at revision ``rev``; the only thing a guard may ask is the player's
+    link the web app named beforehand (``Store.checking_link(hash, seat)``), answered
+    from that hint and checked by the statement that writes the command (``link``),
+    together with the revision: the command is stored only if both still hold."""
+
+    hot = True
+    dialect = "postgresql"
+
+    def __init__(self, hint: tuple | None):
+        self._hint = hint                      # (token hash, game id, seat) or None
+        self.link: tuple | None = None         # the same, once a guard asked for it
+
+    def link_seat(self, token_hash: str) -> tuple[int, str] | None:
+        if self._hint is None or self._hint[0] != token_hash:
+            raise NotOneShot("a link the web app did not name")
+        self.link = self._hint
+        return self._hint[1], self._hint[2]
+
+    def execute(self, *_a, **_k):
+        raise NotOneShot("a statement of its own")
+
+    def events(self, game_id: int):
+        raise NotOneShot("the events")
+
+
+_CMD_TYPES = {"game_id": "integer", "first_event": "integer", "n_events": "integer",
+              "undone": "boolean"}
+_VOTE_VALS = tuple(k for k in _VOTE_COLS if k not in ("game_id", "command_id"))
+
+
+def one_shot_sql(game_id: int, rev: int, now: str, link: tuple | None, fields: dict | None,
+                 events: list[tuple], records: list[dict], posts: list[str]):
+    """``(sql, params)``: the whole plain command as one statement (data-modifying
+    ``WITH``s, one implicit transaction in autocommit mode, one round trip): the game
+    row's ``rev`` bumped only if it is still ``rev`` and the player's ``link`` (token
+    hash, game id, seat), when given, still names that seat; then, only if the row was
+    bumped, the command (``fields``, None: nothing to store), its events, vote records
+    and imported posts. Answers the new ``rev``, or no row. The command's ``seq`` is
+    read in the same snapshot as the row: every command bumps the row, so a row still at
+    ``rev`` means no command was stored since that snapshot. For ``lean_exec``: every
+    value is a ``$n`` parameter cast in the text, and the text depends only on how many
+    events, records and posts it writes (``_one_shot_text``)."""
+    params: list = [now, game_id, rev]
+    if link is not None:
+        params += link
+    if fields is not None:
+        params.append(game_id)
+        params += [fields[k] for k in _CMD_COLS]
+        for _g, n, t, ph, b in events:
+            params += (n, t, ph, b)
+        for r in records:
+            params += [r.get(k) for k in _VOTE_VALS]
+        params += posts
+    shape = (link is not None, fields is not None, len(events), len(records), len(posts))
+    sql = _ONE_SHOT.get(shape)
+    if sql is None:
+        if len(_ONE_SHOT) > 500:
+            _ONE_SHOT.clear()
+        sql = _ONE_SHOT[shape] = _one_shot_text(*shape)
+    return sql, params
+
+
+_ONE_SHOT: dict[tuple, str] = {}
+
+
+def _one_shot_text(link: bool, fields: bool, n_events: int, n_records: int,
+                   n_posts: int) -> str:
+    """``one_shot_sql``'s statement for that shape (its parameters in the same order)."""
+    n = 0
+
+    def p(cast: str = "text") -> str:
+        nonlocal n
+        n += 1
+        return f"${n}::{cast}"
+    now, gid0, rev = p(), p("integer"), p("integer")
+    cond = ""
+    if link:
+        cond = (f" AND EXISTS (SELECT 1 FROM player_links WHERE token_hash = {p()} "
+                f"AND game_id = {p('integer')} AND seat = {p()})")
+    parts = [f"g AS (UPDATE games SET rev = rev + 1, updated_at = {now} WHERE id = "
+             f"{gid0} AND rev = {rev}{cond} RETURNING rev)"]
+    if fields:
+        gid = p("integer")
+        vals = ", ".join(p(_CMD_TYPES.get(k, "text")) for k in _CMD_COLS)
+        parts.append(f"c AS (INSERT INTO commands (seq, {', '.join(_q(k) for k in _CMD_COLS)}) "
+                     f"SELECT (SELECT COALESCE(MAX(seq), 0) + 1 FROM commands WHERE "
+                     f"game_id = {gid}), {vals} FROM g RETURNING id)")
+        if n_events:
+            rows = ", ".join(f"({p('integer')}, {p()}, {p()}, {p()})" for _ in range(n_events))
+            parts.append(f"e AS (INSERT INTO events (game_id, pos, command_id, type, phase, "
+                         f"body) SELECT {gid}, v.p, c.id, v.t, v.ph, v.b FROM c, (VALUES "
+                         f"{rows}) AS v (p, t, ph, b))")
+        if n_records:
+            cols = ", ".join(_q(k) for k in _VOTE_VALS)
+            rows = ", ".join("(" + ", ".join(p() for _ in _VOTE_VALS) + ")"
+                             for _ in range(n_records))
+            parts.append(f"r AS (INSERT INTO vote_records (game_id, command_id, {cols}) "
+                         f"SELECT {gid}, c.id, v.* FROM c, (VALUES {rows}) AS v ({cols}))")
+        if n_posts:
+            rows = ", ".join(f"({p()})" for _ in range(n_posts))
+            parts.append(f"i AS (INSERT INTO imported_posts (game_id, post_key, command_id) "
+                         f"SELECT {gid}, v.k, c.id FROM c, (VALUES {rows}) AS v (k))")
+    return f"WITH {', '.join(parts)} SELECT rev FROM g"
+
+
+#: ``lean_exec``'s prepared statements: their names by statement text
+_PREPARED: dict[str, tuple[bytes, bytes]] = {}
+
+
+def lean_exec(raw, sql: str, params=()):
+    """Run ``sql`` (``$n`` parameters, each cast in the text) with ``params`` on a psycopg
+    connection's libpq connection itself (``psycopg.pq``: no cursor, no adapters; the
+    call waits for the answer without holding the interpreter), as a statement prepared
+    on that connection under a name made from its text (prepared the first time the
+    connection is asked for it). Values go as text: None is NULL, a bool ``t``/``f``.
+    The result (``PGresult``: ``ntuples``, ``get_value`` give bytes); a database error
+    raises psycopg's exception for it, a lost connection ``OperationalError``."""
+    import hashlib
+
+    import psycopg
+    from psycopg import pq
+    named = _PREPARED.get(sql)
+    if named is None:
+        if len(_PREPARED) > 1000:
+            _PREPARED.clear()
+        named = _PREPARED[sql] = (
+            b"mh_" + hashlib.sha1(sql.encode()).hexdigest()[:20].encode(), sql.encode())
+    enc = raw.info.encoding
+    values = [None if v is None else (b"t" if v else b"f") if isinstance(v, bool)
+              else str(v).encode(enc) for v in params]
+    pg = raw.pgconn
+    res = pg.exec_prepared(named[0], values)
+    if res.status == pq.ExecStatus.FATAL_ERROR and \
+            res.error_field(pq.DiagnosticField.SQLSTATE) == b"26000":   # not prepared yet
+        made = pg.prepare(named[0], named[1])
+        if made.status == pq.ExecStatus.COMMAND_OK:
+            res = pg.exec_prepared(named[0], values)
+        else:
+            res = made
+    if pg.status == pq.ConnStatus.BAD:
+        raise psycopg.OperationalError("the connection to the database was lost")
+    if res.status not in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
+        raise psycopg.errors.error_from_result(res, raw.info.encoding)
+    return res

@@ -356,7 +356,7 @@ def _with_seat(w: Web, token: str, fn):
             raise AccessDenied()
         gid, seat = hit
         try:
-            with w.host.store.checking_link(digest(token)):
+            with w.host.store.checking_link(digest(token), hit):
                 return fn(gid, seat, Host.link_check(token, gid, seat))
         except (AccessDenied, NoGame):
             w.forget(token)              # reissued or gone: look it up once more

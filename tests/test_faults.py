@@ -9,7 +9,7 @@ import logging
 
 import pytest
 from sqlalchemy import event, text
-from test_host_support import _admin, cli
+from test_host_support import _admin, _kill_backends, cli
 from test_web_support import client
 
 from mafiahost.host import GameCache, Host
@@ -24,14 +24,6 @@ ROLES = {"Анна": "commissar", "Борис": "boss", "Вера": "black_docto
 def _moves(h, gid):
     return [(e.data["actor"], e.data["ability"]) for e in h.load(gid)[1].events
             if e.type == "action"]
-
-
-def _kill_backends(url: str) -> int:
-    name = url.rsplit("/", 1)[1]
-    with _admin() as c:
-        return len(c.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                             "WHERE datname = %s AND pid <> pg_backend_pid()",
-                             (name,)).fetchall())
 
 
 def test_dropped_connections_are_retried_once_inside_the_command(pg_db):

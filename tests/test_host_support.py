@@ -71,6 +71,16 @@ def _admin():
     return psycopg.connect(PG_BASE + "/postgres", autocommit=True, connect_timeout=3)
 
 
+def _kill_backends(url: str) -> int:
+    """Terminate every server connection to the database of ``url`` (a lost connection,
+    as the fault tests make it): how many there were."""
+    name = url.rsplit("/", 1)[1]
+    with _admin() as c:
+        return len(c.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             "WHERE datname = %s AND pid <> pg_backend_pid()",
+                             (name,)).fetchall())
+
+
 def pg_url() -> str:
     """Create a uniquely named database and return its URL; skip when no server answers."""
     try:

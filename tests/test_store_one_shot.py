@@ -8,7 +8,7 @@ lost connection each end as they do on the transaction path."""
 from __future__ import annotations
 
 import pytest
-from test_host_support import _admin
+from test_host_support import _kill_backends
 from test_store_hot import ROLES, _play, _rows
 
 from mafiahost.host import AccessDenied, GameCache, Host
@@ -141,14 +141,6 @@ def test_a_refusal_stores_nothing_and_a_guard_that_asks_the_database_still_runs(
     h.act(gid, "Вера", "kill", ["Дина"], guard=asks)
     assert seen == ["PgTx"] and _acted(h, gid)[-2:] == [("Глеб", "heal"), ("Вера", "kill")]
     st.close()
-
-
-def _kill_backends(url: str) -> int:
-    name = url.rsplit("/", 1)[1]
-    with _admin() as c:
-        return len(c.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                             "WHERE datname = %s AND pid <> pg_backend_pid()",
-                             (name,)).fetchall())
 
 
 def test_a_lost_connection_stores_the_command_exactly_once(pg_db, monkeypatch):

@@ -92,28 +92,8 @@ class MafiaEnv(AECEnv):
         return self.core.game if self._started else None
 
     @property
-    def knowledge(self) -> dict[str, Knowledge]:
-        return self.core.knowledge
-
-    @property
-    def board(self) -> Board:
-        return self.core.board
-
-    @property
     def voted(self) -> set[str]:
         return self.core.voted
-
-    @property
-    def phases(self) -> int:
-        return self.core.phases
-
-    @property
-    def queue(self) -> list[str]:
-        return self.core.queue
-
-    @property
-    def turns_left(self) -> dict[str, int]:
-        return self.core.turns_left
 
     # ---- the game ----------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:

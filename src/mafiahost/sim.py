@@ -97,25 +97,11 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
     facts: dict = {}
     slots = g.state.slots       # this phase's moves by slot (``record`` adds to it)
     me = p.name
-    # with many abilities, ``(me, slot) in slots`` by slot name, asked once per slot
-    # until he sends a move (nothing else changes ``slots`` while he moves): many of them
-    # share a slot
-    sent: dict[str, bool] | None = {} if len(abilities) > 3 else None
     for ab in abilities:
         if rnd() < 0.1:
             continue
-        if not ab.shared:
-            slot = ab.slot
-            if sent is None:
-                filled = (me, slot) in slots
-            else:
-                known = sent.get(slot)
-                if known is None:
-                    filled = sent[slot] = (me, slot) in slots
-                else:
-                    filled = known
-            if filled:
-                continue        # his move in this slot is sent: ``may_act`` says no first
+        if not ab.shared and (me, ab.slot) in slots:
+            continue            # his move in this slot is sent: ``may_act`` says no first
         gates = ab.gates
         out = False
         if gates:               # a gate refuses it (so would its constraint)
@@ -142,8 +128,6 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
                 role = roles[int(rnd() * len(roles))]
             g.send(p, ab, ts, role)
             facts.clear()
-            if sent is not None:
-                sent.clear()
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

@@ -72,7 +72,9 @@ def env_game(e, seed: int) -> tuple[float, int]:
             e.step(None)
             continue
         mask = e.observe(a)["action_mask"]
-        legal = mask.nonzero()[0]
+        # (the mask read as booleans: the same positions, and numpy finds them in a
+        # seventh of the time it takes over int8)
+        legal = mask.view(bool).nonzero()[0]
         e.step(int(legal[int(rng.random() * len(legal))]))
     t = clock() - t
     return t, sum(1 for ev in e.game.events if ev.type == "phase_started")

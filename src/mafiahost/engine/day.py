@@ -126,22 +126,37 @@ def check_vote(g: Game, p: Player, target: str, fixed: bool = False):
 
 def legal_votes(g, p) -> list[str]:
     """Every vote ``check_vote`` accepts from ``p`` now: living seats in seating order,
-    then ``against_all`` and ``abstain``. Without a rule set's ``vote_check`` hook the
-    check depends on a seat target only through its being alive (``abstain`` is refused
-    exactly for the voter's own reasons), so ``abstain`` is asked for all of them."""
+    then ``against_all`` and ``abstain``. ``check_vote``'s checks are a conjunction, so
+    those of the voter alone (the phase, the first vote day, his loss of the vote, his
+    changes used up) are asked once, then for each target only what depends on it: being
+    alive (the list holds living seats), ``against_all`` allowed today, and a rule set's
+    ``vote_check`` hooks (``tests/test_legal_votes.py`` keeps the two equal)."""
     s = g.state
     if s.over or s.phase != "day":
         return []
-    alive = s.living_names()            # read-only: every list returned below is new
-    if g.rules.hooks.get("vote_check"):
-        seats = [t for t in alive if check_vote(g, p, t) is None]
-        tail = [t for t in ("against_all", "abstain") if check_vote(g, p, t) is None]
-        return seats + tail
-    if check_vote(g, p, "abstain") is not None:
+    rules = g.rules.day
+    if s.number < rules.first_vote_day:
         return []
-    if check_vote(g, p, "against_all") is None:
-        return alive + ["against_all", "abstain"]
-    return alive + ["abstain"]
+    if (p.st or not p.alive) and vote_loss(g, p):
+        return []
+    if rules.vote_changes is not None and p.name in s.votes \
+            and s.vote_changes.get(p.name, 0) >= rules.vote_changes:
+        return []
+    alive = s.living_names()            # read-only: every list returned below is new
+    aa = rules.against_all == "every_day" or (rules.against_all == "first_day"
+                                               and s.number == 1)
+    cands = alive + ["against_all", "abstain"] if aa else alive + ["abstain"]
+    hooks = g.rules.hooks.get("vote_check")
+    if not hooks:
+        return cands
+    out = []
+    for t in cands:
+        for fn, params in hooks:
+            if fn(g, p, t, params) is not None:
+                break
+        else:
+            out.append(t)
+    return out
 
 
 def check_unvote(g, p, fixed: bool = False):

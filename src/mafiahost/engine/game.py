@@ -997,8 +997,27 @@ class Game:
         s = self.state
         out: list[tuple[str, list[tuple]]] = []
         pools: dict = {}                # the target pools, shared by abilities alike
+        facts: dict = {}                # the gates' facts about ``p``, each asked once
         for ab in self._actor_abilities(p):
             aid = ab.id
+            if ab.constraint_fns is None:
+                _constraint_fns(ab)
+            gates = ab.gates
+            if gates:                   # a gate refuses it: so would one of its constraints
+                out_ = False
+                for fn, values in gates:
+                    f = facts.get(fn)
+                    if f is None:
+                        f = facts[fn] = fn(self, p)
+                    out_ = True
+                    for v in values:
+                        if v in f:
+                            out_ = False
+                            break
+                    if out_:
+                        break
+                if out_:
+                    continue
             if ab.targets:
                 tss = self._targets(p, ab, pools)
                 if tss:
@@ -1007,9 +1026,8 @@ class Game:
                         tss = [ts + (r,) for ts in tss for r in roles]
                     out.append((aid, tss))
             else:                       # no targets: legal when no constraint refuses
-                checks = ab.constraint_fns
-                if checks is None:
-                    checks = _constraint_fns(ab)
+                # (less those an exact gate, asked above, stands for)
+                checks = ab.after_gates if gates else (ab.constraint_fns or [])
                 for fn, params, _per_target in checks:
                     if fn(self, p, ab, (), params) is not None:
                         break

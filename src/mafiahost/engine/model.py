@@ -235,7 +235,7 @@ _DAY_RULES_ATTRS = (
 class DayRules:
     __slots__ = _DAY_RULES_ATTRS
 
-    def __init__(self, **kw):
+    def __init__(self, **kw: Any) -> None:
         self.against_all: str = kw.get("against_all", "never")   # never | first_day | every_day
         self.against_all_share: int | float = kw.get("against_all_share", 0.5)
         self.quorum: bool = kw.get("quorum", False)
@@ -310,7 +310,7 @@ _RULESET_ATTRS = (
 class RulesetSpec:
     __slots__ = _RULESET_ATTRS
 
-    def __init__(self, **kw):
+    def __init__(self, **kw: Any) -> None:
         self.id: str = kw["id"]
         self.win_fns: list | None = None   # compiled victory conditions (engine.victory)
         # found on first use by the engine (engine.game): does any ability read partners'
@@ -326,7 +326,8 @@ class RulesetSpec:
         self.roles: dict[str, RoleSpec] = kw["roles"]
         self.abilities: dict[str, AbilitySpec] = kw["abilities"]
         self.steps: list[StepSpec] = kw["steps"]
-        self.step_index = {s.id: i for i, s in enumerate(self.steps)}
+        # step id -> its place in the night (read with an ability's optional ``step``)
+        self.step_index: dict[Any, int] = {s.id: i for i, s in enumerate(self.steps)}
         self.day: DayRules = kw["day"]
         self.options: dict = kw.get("options", {})
         self.successions: list[Succession] = kw.get("successions", [])
@@ -344,14 +345,15 @@ class RulesetSpec:
         self.removed_earlier: str = kw.get("removed_earlier", "acts")
         # forum conventions: vote_markup (spoiler | red | ...), for the hosting layer
         self.forum: dict = kw.get("forum", {})
-        self.ability_ids = sorted({a.id for a in self.abilities.values()})
+        self.ability_ids: list[str] = sorted({a.id for a in self.abilities.values()})
         # role -> phase -> its ability specs (a lookup table for legal-move generation)
-        self.by_phase = {r: {"night": [], "day": []} for r in self.roles}
+        self.by_phase: dict[str, dict[str, list[AbilitySpec]]] = {
+            r: {"night": [], "day": []} for r in self.roles}
         for spec in self.abilities.values():
             self.by_phase[spec.key.split(".", 1)[0]][spec.phase].append(spec)
         # (role, phase) pairs with an ability a dead player may use (``while_dead``): the
         # only dead players a move loop needs to look at
-        self.dead_movers = {(r, ph) for r, by in self.by_phase.items()
+        self.dead_movers: set[tuple[str, str]] = {(r, ph) for r, by in self.by_phase.items()
                             for ph, specs in by.items() if any(a.while_dead for a in specs)}
 
     def __copy__(self) -> RulesetSpec:

@@ -96,7 +96,7 @@ def test_a_pool_filter_keeps_what_its_constraint_allows_of_each(ruleset):
             names = [q.name for q in g.state.order]
             for p in g.state.order:
                 for ab in g.rules.abilities.values():
-                    for fn, params, per_target in _constraint_fns(ab):
+                    for fn, params, _per_target in _constraint_fns(ab):
                         pf = mechanics.POOL_FILTERS.get(fn)
                         if pf is None or ab.targets != 1:
                             continue

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from .engine.day import against_all_today
 from .engine.errors import Refused
 from .engine.game import Game
 from .engine.model import AbilitySpec
@@ -58,12 +59,6 @@ def play_phase(g: Game, rng: random.Random) -> None:
             _moves(g, p, abilities, rnd)
 
 
-def against_all_today(g: Game) -> bool:
-    day = g.rules.day
-    return day.against_all == "every_day" or (day.against_all == "first_day"
-                                              and g.state.number == 1)
-
-
 def random_vote(g: Game, p: Player, alive: list[Player], aa: bool,
                 rnd: Callable[[], float]) -> None:
     """The random player's vote: none 5% of the time, 'against all' 5% when allowed,
@@ -103,21 +98,8 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
         if not ab.shared and (me, ab.slot) in slots:
             continue            # his move in this slot is sent: ``may_act`` says no first
         gates = ab.gates
-        out = False
-        if gates:               # a gate refuses it (so would its constraint)
-            for fn, values in gates:
-                f = facts.get(fn)
-                if f is None:
-                    f = facts[fn] = fn(g, p)
-                out = True      # refused unless the fact holds one of the values
-                for v in values:
-                    if v in f:
-                        out = False
-                        break
-                if out:
-                    break
-            if out:
-                continue
+        if gates and g.gated_out(p, gates, facts):
+            continue            # a gate refuses it (so would its constraint)
         if not g.may_act(p, ab):
             continue
         ts = g.random_legal_targets(p, ab, rnd, bool(gates))

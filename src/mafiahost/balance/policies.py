@@ -27,9 +27,10 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from ..engine.day import against_all_today
 from ..engine.errors import Refused
 from ..engine.game import Game
-from ..sim import against_all_today, random_moves, random_vote
+from ..sim import random_moves, random_vote
 
 
 class Policy(Protocol):

@@ -80,7 +80,15 @@ def vote_loss(g: Game, p: Player) -> tuple[str, str] | None:
     return None
 
 
-def check_vote(g: Game, p: Player, target: str, fixed: bool = False):
+def against_all_today(g: Game) -> bool:
+    """Is a vote 'against all' allowed today (``day.against_all``)?"""
+    day = g.rules.day
+    return day.against_all == "every_day" or (day.against_all == "first_day"
+                                              and g.state.number == 1)
+
+
+def _voter_refusal(g: Game, p: Player):
+    """Why ``p`` may cast no vote at all now, whatever its target (None: he may)."""
     s = g.state
     if s.over:
         return ("Игра окончена.", "The game is over.")
@@ -91,15 +99,39 @@ def check_vote(g: Game, p: Player, target: str, fixed: bool = False):
         return (f"В этой игре голосование начинается с {rules.first_vote_day}-го дня.",
                 f"In this game voting starts on day {rules.first_vote_day}.")
     if p.st or not p.alive:
-        why = vote_loss(g, p)
-        if why:
+        return vote_loss(g, p)
+    return None
+
+
+def _changes_used_up(g: Game, p: Player):
+    """Why ``p`` may not change his vote again today (None: he may, or has not voted)."""
+    s = g.state
+    rules = g.rules.day
+    if rules.vote_changes is not None and p.name in s.votes \
+            and s.vote_changes.get(p.name, 0) >= rules.vote_changes:
+        return (f"Голос можно менять не более {times_ru(rules.vote_changes)} за день.",
+                f"A vote can be changed at most {rules.vote_changes} time(s) a day.")
+    return None
+
+
+def _hooks_refusal(g: Game, p: Player, target: str, hooks):
+    """The first refusal of a rule set's ``vote_check`` hooks, or None."""
+    for fn, params in hooks:
+        why = fn(g, p, target, params)
+        if why is not None:
             return why
+    return None
+
+
+def check_vote(g: Game, p: Player, target: str, fixed: bool = False):
+    why = _voter_refusal(g, p)
+    if why:
+        return why
+    s = g.state
     if target == "against_all":
-        ok = rules.against_all == "every_day" or (rules.against_all == "first_day"
-                                                   and s.number == 1)
-        if not ok:
+        if not against_all_today(g):
             when = {"never": "в этой игре нет", "first_day": "можно только в первый день"}
-            w = when.get(rules.against_all, "")
+            w = when.get(g.rules.day.against_all, "")
             return (f"Голос «против всех» {w}.", "An 'against all' vote is not allowed today.")
     elif target != "abstain":
         t = s.players.get(target)
@@ -113,50 +145,27 @@ def check_vote(g: Game, p: Player, target: str, fixed: bool = False):
                     f"'{target}' is out (dead or removed); vote only for players in the game.")
     hooks = g.rules.hooks.get("vote_check")
     if hooks:
-        for fn, params in hooks:
-            why = fn(g, p, target, params)
-            if why is not None:
-                return why
-    if not fixed and rules.vote_changes is not None and p.name in s.votes \
-            and s.vote_changes.get(p.name, 0) >= rules.vote_changes:
-        return (f"Голос можно менять не более {times_ru(rules.vote_changes)} за день.",
-                f"A vote can be changed at most {rules.vote_changes} time(s) a day.")
-    return None
+        why = _hooks_refusal(g, p, target, hooks)
+        if why is not None:
+            return why
+    return None if fixed else _changes_used_up(g, p)
 
 
 def legal_votes(g, p) -> list[str]:
     """Every vote ``check_vote`` accepts from ``p`` now: living seats in seating order,
     then ``against_all`` and ``abstain``. ``check_vote``'s checks are a conjunction, so
-    those of the voter alone (the phase, the first vote day, his loss of the vote, his
-    changes used up) are asked once, then for each target only what depends on it: being
-    alive (the list holds living seats), ``against_all`` allowed today, and a rule set's
-    ``vote_check`` hooks (``tests/test_legal_votes.py`` keeps the two equal)."""
-    s = g.state
-    if s.over or s.phase != "day":
+    those of the voter alone (``_voter_refusal``, ``_changes_used_up``) are asked once,
+    then for each target only what depends on it: being alive (the list holds living
+    seats), ``against_all_today``, and a rule set's ``vote_check`` hooks
+    (``tests/test_legal_votes.py`` keeps the two equal)."""
+    if _voter_refusal(g, p) or _changes_used_up(g, p):
         return []
-    rules = g.rules.day
-    if s.number < rules.first_vote_day:
-        return []
-    if (p.st or not p.alive) and vote_loss(g, p):
-        return []
-    if rules.vote_changes is not None and p.name in s.votes \
-            and s.vote_changes.get(p.name, 0) >= rules.vote_changes:
-        return []
-    alive = s.living_names()            # read-only: every list returned below is new
-    aa = rules.against_all == "every_day" or (rules.against_all == "first_day"
-                                               and s.number == 1)
-    cands = alive + ["against_all", "abstain"] if aa else alive + ["abstain"]
+    alive = g.state.living_names()      # read-only: every list returned below is new
+    cands = alive + (["against_all", "abstain"] if against_all_today(g) else ["abstain"])
     hooks = g.rules.hooks.get("vote_check")
     if not hooks:
         return cands
-    out = []
-    for t in cands:
-        for fn, params in hooks:
-            if fn(g, p, t, params) is not None:
-                break
-        else:
-            out.append(t)
-    return out
+    return [t for t in cands if _hooks_refusal(g, p, t, hooks) is None]
 
 
 def check_unvote(g, p, fixed: bool = False):

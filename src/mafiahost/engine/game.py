@@ -9,6 +9,7 @@ and applies it to the state (``engine.state.APPLY``). A refused command raises
 from __future__ import annotations
 
 from itertools import product
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -1003,21 +1004,8 @@ class Game:
             if ab.constraint_fns is None:
                 _constraint_fns(ab)
             gates = ab.gates
-            if gates:                   # a gate refuses it: so would one of its constraints
-                out_ = False
-                for fn, values in gates:
-                    f = facts.get(fn)
-                    if f is None:
-                        f = facts[fn] = fn(self, p)
-                    out_ = True
-                    for v in values:
-                        if v in f:
-                            out_ = False
-                            break
-                    if out_:
-                        break
-                if out_:
-                    continue
+            if gates and self.gated_out(p, gates, facts):
+                continue                # a gate refuses it: so would one of its constraints
             if ab.targets:
                 tss = self._targets(p, ab, pools)
                 if tss:
@@ -1039,6 +1027,22 @@ class Game:
             if answers:
                 out.append(("answer", [ts for _a, ts in answers]))
         return out
+
+    def gated_out(self, p: Player, gates: tuple[tuple[Any, tuple], ...], facts: dict) -> bool:
+        """Does one of an ability's ``gates`` (``AbilitySpec.gates``: (fact function,
+        values)) refuse ``p``: a fact about him holds none of its values? Each fact is
+        asked once and kept in ``facts``, which the caller empties when ``p`` sends a
+        move."""
+        for fn, values in gates:
+            f = facts.get(fn)
+            if f is None:
+                f = facts[fn] = fn(self, p)
+            for v in values:
+                if v in f:
+                    break
+            else:
+                return True
+        return False
 
     def _actor_abilities(self, p: Player) -> list[AbilitySpec]:
         """The abilities of ``p``'s role in this phase that ``may_act`` allows, in the

@@ -31,6 +31,7 @@ _zeros: Any = _np.zeros
 _maximum: Any = _np.maximum
 _float32: Any = _np.float32
 _int8: Any = _np.int8
+_frombuffer: Any = _np.frombuffer
 
 MAX_NUMBER = 50.0
 VOTE_MASKS = 4096           # the vote masks kept (legal votes -> their mask)
@@ -273,7 +274,9 @@ class Core:
         layout["size"] = pos
         self.layout = layout
         self.size: int = self.codec.size
-        self._vote_masks: dict[tuple, Any] = {}     # legal votes -> their mask
+        # legal votes -> their mask (bytes, and the array ``mask`` copies)
+        self._vote_masks: dict[tuple, tuple[bytes, Any]] = {}
+        self.zero_bytes: bytes = bytes(self.size)   # the mask of a seat whose turn it is not
         by_phase = rules.by_phase
         self._dead_acts: set[str] = {
             r for r, ph in by_phase.items()
@@ -294,6 +297,9 @@ class Core:
         self.phases = 0
         self.ended = False                  # ``finish`` has run: every agent is done
         self.selection = names[0] if names else ""
+        # the agent selected when the first done agent left (``dead_step``; PettingZoo's
+        # ``_skip_agent_selection``)
+        self.skip: str | None = None
         # ``legal``'s one entry: the seat's legal lists at (events, phase index) and, once
         # made, its mask
         self.cur_ok = False
@@ -302,7 +308,8 @@ class Core:
         self.cur_idx = 0
         self.cur_moves: list[tuple[str, list[tuple]]] = []
         self.cur_votes: list[str] = []
-        self.cur_mask: Any = None
+        self.cur_bytes: Any = None          # the mask as bytes (``mask_bytes``)
+        self.cur_array: Any = None          # ... and as an array, for votes only
 
     # ---- the game ----------------------------------------------------------------------
     def reset(self, gseed: int) -> None:
@@ -321,8 +328,9 @@ class Core:
         self.voted = set()
         self.phases = 0
         self.cur_ok = False
-        self.cur_mask = None
+        self.cur_bytes = None
         self.ended = False
+        self.skip = None
         self.open_phase()
 
     def legal(self, seat: str) -> None:
@@ -345,7 +353,7 @@ class Core:
         self.cur_seat = seat
         self.cur_events = len(g.events)
         self.cur_idx = st.idx
-        self.cur_mask = None
+        self.cur_bytes = None
 
     def has_something(self, seat: str) -> bool:
         self.legal(seat)
@@ -413,9 +421,9 @@ class Core:
 
     def step(self, action: Any) -> None:
         """``MafiaEnv.step``: a turn of the seat whose turn it is; once the game is over,
-        PettingZoo's own step of a done agent (``AECEnv._was_dead_step``)."""
+        the step of a done agent (``dead_step``)."""
         if self.ended:                        # every agent is terminated or truncated
-            self.shell._was_dead_step(action)
+            self.dead_step(action)
             return
         a = self.selection
         self.cumulative[a] = 0
@@ -432,12 +440,11 @@ class Core:
                         if a_ >= codec.answer_offset else codec.decode(a_)  # raises outside
                 if kind[0] != "pass":
                     # the mask the seat was shown, if still current
-                    if self.cur_ok and self.cur_seat == a and \
-                            self.cur_events == len(g.events) and self.cur_mask is not None:
-                        mask = self.cur_mask
-                    else:
-                        mask = self.mask(a, False)
-                    if not mask[a_]:
+                    m = self.cur_bytes
+                    if m is None or not (self.cur_ok and self.cur_seat == a
+                                         and self.cur_events == len(g.events)):
+                        m = self.mask_bytes(a)
+                    if not m[a_]:
                         info = {"refused": "not a legal action now; taken as a pass"}
                     else:
                         try:
@@ -471,6 +478,42 @@ class Core:
                     cum[agent] += reward
         self.shell.agent_selection = self.selection
 
+    def dead_step(self, action: Any) -> None:
+        """The step of a done agent once the game is over: what PettingZoo's
+        ``AECEnv._was_dead_step`` does (the agent leaves ``agents``, ``rewards``,
+        ``terminations``, ``truncations``, ``infos`` and the cumulative rewards; the next
+        done agent is selected, and after the last one the agent selected when the first
+        left; the rewards are cleared), in the core, without its Python frame and list
+        comprehension for each seat."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.selection
+        if not (self.terminations[agent] or self.truncations[agent]):
+            raise AssertionError("an agent that was not dead as attempted to be removed")
+        del self.terminations[agent]
+        del self.truncations[agent]
+        del self.rewards[agent]
+        del self.cumulative[agent]
+        del self.infos[agent]
+        self.agents.remove(agent)
+        nxt = ""
+        for other in self.agents:
+            if self.terminations[other] or self.truncations[other]:
+                nxt = other
+                break
+        if nxt:
+            if self.skip is None:
+                self.skip = agent
+            self.selection = nxt
+        else:
+            if self.skip is not None:
+                self.selection = self.skip
+            self.skip = None
+        rewards = self.rewards
+        for other in rewards:
+            rewards[other] = 0
+        self.shell.agent_selection = self.selection
+
     def send(self, seat: str, aid: str, ts: tuple) -> None:
         """Send a move the mask allows. The mask is the engine's list of legal moves for
         this very state (``Game.legal_moves``: a move is in it exactly when ``submit``
@@ -487,15 +530,17 @@ class Core:
             g.send(p, ab, tuple(ts))
 
     # ---- what a seat sees ----------------------------------------------------------------
-    def mask(self, agent: str, copy: bool) -> Any:
-        """The action mask (a new array unless ``copy`` is false; the legal actions of the
-        seat whose turn it is, all zero for the others)."""
+    def mask_bytes(self, agent: str) -> Any:
+        """The action mask as bytes, 1 at the legal actions of the seat whose turn it is
+        (all zero for the others): what ``step`` checks an action against (a byte read,
+        not a NumPy call) and what ``mask`` hands out as an array. Kept for the seat's
+        turn (``cur_bytes``); a mask of votes only is the votes' own, kept across turns."""
         g = self.game
         if self.ended or agent != self.selection or g.state.over:
-            return _zeros(self.size, dtype=_int8)
+            return self.zero_bytes
         self.legal(agent)
-        mask = self.cur_mask
-        if mask is None:
+        m = self.cur_bytes
+        if m is None:
             votes = self.cur_votes
             mk = tuple(votes)
             base = self._vote_masks.get(mk)      # the same votes give the same mask
@@ -507,28 +552,44 @@ class Core:
             moves = self.cur_moves
             st = g.state
             if moves or st.questions:
-                mask = base.copy()
-                idx: list[int] = []
+                ba = bytearray(base[0])
                 codec = self.codec
                 qs = open_questions(st, agent) if st.questions else None
                 for aid, tss in moves:
-                    idx += codec.codes(aid, tss, qs)
-                mask[idx] = 1
-            else:                     # votes only
-                mask = base
-            self.cur_mask = mask
-        return mask.copy() if copy else mask
+                    for c in codec.codes(aid, tss, qs):
+                        ba[c] = 1
+                m = ba
+                self.cur_array = None
+            else:                     # votes only: the votes' mask, and its array
+                m = base[0]
+                self.cur_array = base[1]
+            self.cur_bytes = m
+        return m
 
-    def vote_mask(self, votes: list[str]) -> Any:
-        """The mask of a pass and the legal votes ``votes``."""
-        mask = _zeros(self.size, dtype=_int8)
+    def mask(self, agent: str) -> Any:
+        """The action mask, a new int8 array (``mask_bytes``)."""
+        m = self.mask_bytes(agent)
+        if m is self.zero_bytes:
+            return _zeros(self.size, dtype=_int8)
+        arr = self.cur_array
+        if arr is not None and m is self.cur_bytes:
+            return arr.copy()
+        return _frombuffer(bytearray(m), _int8)
+
+    def vote_mask(self, votes: list[str]) -> tuple[bytes, Any]:
+        """The mask of a pass and the legal votes ``votes``, as bytes and as an array
+        (never handed out: ``mask`` gives copies)."""
+        ba = bytearray(self.size)
         vi = self.codec.vote_index
-        mask[[PASS] + [vi[t] for t in votes]] = 1
-        return mask
+        ba[PASS] = 1
+        for t in votes:
+            ba[vi[t]] = 1
+        b = bytes(ba)
+        return b, _frombuffer(bytearray(b), _int8)
 
     def observe(self, agent: str) -> dict[str, Any]:
         vec = self.knowledge[agent].update(None)
-        return {"observation": vec, "action_mask": self.mask(agent, True)}
+        return {"observation": vec, "action_mask": self.mask(agent)}
 
     def vector_from_scratch(self, agent: str) -> Any:
         """The seat's vector made in one pass over the whole log, as a check of the one

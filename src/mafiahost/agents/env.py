@@ -105,8 +105,8 @@ class MafiaEnv(AECEnv):
         core = self.core
         core.reset(gseed)
         self._started = True
-        # the core's own lists and dicts: it changes them in place, and so does
-        # ``AECEnv._was_dead_step``
+        # the core's own lists and dicts: it changes them in place (also as done agents
+        # step and leave, ``Core.dead_step``)
         self.agents = core.agents
         self.rewards = core.rewards
         self._cumulative_rewards = core.cumulative

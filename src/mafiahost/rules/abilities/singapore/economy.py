@@ -4,10 +4,11 @@ bought, day orders and what they pay, diplomas and wills.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from mafiahost.engine.events import HOST
-from mafiahost.engine.mechanics import constraint, hook, mechanic
+from mafiahost.engine.mechanics import constraint, fact, hook, mechanic
 from mafiahost.engine.mechanics.items import give_item, take_item
 
 from .common import (
@@ -84,7 +85,84 @@ _BUYS_OF_STOCK = {item: frozenset("buy_" + i for i in SHOP if stock_key(i) == st
 _STOCK_KEY = {item: stock_key(item) for item in SHOP}
 
 
-@constraint("singapore_in_stock", targets=False)
+# a purchase's id -> the stock it draws on
+_STOCK_OF_BUY = {"buy_" + item: stock_key(item) for item in SHOP}
+
+
+def _stock_gate(params: dict):
+    """``in_stock``'s gate values: the item, marked when the town may not buy it (None,
+    no gate, for an item the shop does not list)."""
+    item: Any = params.get("item")
+    if item not in SHOP:
+        return None
+    return (item + "/not_town" if params.get("not_town") else item,)
+
+
+class Stock:
+    """What a player may buy from the shop now, as ``in_stock`` judges it (``stock_fact``):
+    an item is in it while stock is left after tonight's purchases sent by free players,
+    and ``"<item>/not_town"`` too when the player is not of the town. Asked item by item
+    (``in``), it counts tonight's purchases once, and only when the stock is no more than
+    tonight's moves (as ``in_stock`` does); iterating lists them all (for the tests)."""
+
+    def __init__(self, g: Game, p: Player) -> None:
+        self.g = g
+        self.town: bool = g.rules.factions[p.faction].side == "town"
+        self.held: dict[str, int] | None = None     # tonight's purchases by stock
+
+    def _held(self) -> dict[str, int]:
+        held = self.held
+        if held is None:
+            held = self.held = {}
+            g = self.g
+            s = g.state
+            abilities = g.rules.abilities
+            players = s.players
+            for a in s.pending:
+                key = _STOCK_OF_BUY.get(abilities[a.ability].id)
+                if key is not None:
+                    actor = players[a.actor]
+                    if not s.has(actor, "jailed") and not s.has(actor, "freed_now"):
+                        held[key] = held.get(key, 0) + 1
+        return held
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, str):
+            return False
+        item, _sep, mark = value.partition("/")
+        if mark and (mark != "not_town" or self.town):
+            return False
+        key = _STOCK_KEY.get(item)
+        if key is None:
+            return False
+        s = self.g.state
+        stock: Any = s.counters.get(key, 0)
+        if stock <= 0:
+            return False
+        pending = s.pending
+        if not pending or stock > len(pending):     # more in stock than moves: some is left
+            return True
+        return stock - self._held().get(key, 0) > 0
+
+    def __iter__(self) -> Iterator[str]:
+        out = []
+        for item in SHOP:
+            if item in self:
+                out.append(item)
+                if not self.town:
+                    out.append(item + "/not_town")
+        return iter(out)
+
+
+@fact("singapore_stock")
+def stock_fact(g: Game, p: Player) -> Stock:
+    """What ``p`` may buy from the shop now (``Stock``): one count of tonight's purchases
+    for all his purchase abilities, instead of one per ability."""
+    return Stock(g, p)
+
+
+@constraint("singapore_in_stock", targets=False, exact=True,
+            gate=("singapore_stock", _stock_gate))
 def in_stock(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     item: str = params["item"]
     stock: Any = g.state.counters.get(_STOCK_KEY.get(item) or stock_key(item), 0)

@@ -77,16 +77,27 @@ def can_pay(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     return None
 
 
-# the purchases that draw on each item's stock (the two poisons share one)
-_BUYS_OF_STOCK = {item: frozenset("buy_" + i for i in SHOP if stock_key(i) == stock_key(item))
-                  for item in SHOP}
-
-
 _STOCK_KEY = {item: stock_key(item) for item in SHOP}
 
-
-# a purchase's id -> the stock it draws on
+# a purchase's id -> the stock it draws on (the two poisons share one)
 _STOCK_OF_BUY = {"buy_" + item: stock_key(item) for item in SHOP}
+
+
+def _held_by_free(g: Game, actions: list[Action]) -> dict[str, int]:
+    """How many of ``actions`` are purchases by players neither in jail nor freed from it
+    tonight, by the stock they draw on (a prisoner's is made only if the lawyer frees him:
+    «сидит в тюрьме без вещей»; it holds no stock)."""
+    s = g.state
+    abilities = g.rules.abilities
+    players = s.players
+    held: dict[str, int] = {}
+    for a in actions:
+        key = _STOCK_OF_BUY.get(abilities[a.ability].id)
+        if key is not None:
+            actor = players[a.actor]
+            if not s.has(actor, "jailed") and not s.has(actor, "freed_now"):
+                held[key] = held.get(key, 0) + 1
+    return held
 
 
 def _stock_gate(params: dict):
@@ -99,32 +110,31 @@ def _stock_gate(params: dict):
 
 
 class Stock:
-    """What a player may buy from the shop now, as ``in_stock`` judges it (``stock_fact``):
-    an item is in it while stock is left after tonight's purchases sent by free players,
-    and ``"<item>/not_town"`` too when the player is not of the town. Asked item by item
-    (``in``), it counts tonight's purchases once, and only when the stock is no more than
-    tonight's moves (as ``in_stock`` does); iterating lists them all (for the tests)."""
+    """What a player may buy from the shop now (``stock_fact``, and ``in_stock`` itself):
+    an item is in it while stock is left after tonight's purchases sent by free players
+    (``left``), and ``"<item>/not_town"`` too when the player is not of the town. Asked
+    item by item (``in``), it counts tonight's purchases once, and only when the stock is
+    no more than tonight's moves; iterating lists them all (for the tests)."""
 
     def __init__(self, g: Game, p: Player) -> None:
         self.g = g
         self.town: bool = g.rules.factions[p.faction].side == "town"
         self.held: dict[str, int] | None = None     # tonight's purchases by stock
 
-    def _held(self) -> dict[str, int]:
+    def left(self, item: str) -> bool:
+        """Is any of ``item`` left for a purchase now?"""
+        s = self.g.state
+        key = _STOCK_KEY.get(item) or stock_key(item)
+        stock: Any = s.counters.get(key, 0)
+        if stock <= 0:
+            return False
+        pending = s.pending
+        if not pending or stock > len(pending):     # more in stock than moves: some is left
+            return True
         held = self.held
         if held is None:
-            held = self.held = {}
-            g = self.g
-            s = g.state
-            abilities = g.rules.abilities
-            players = s.players
-            for a in s.pending:
-                key = _STOCK_OF_BUY.get(abilities[a.ability].id)
-                if key is not None:
-                    actor = players[a.actor]
-                    if not s.has(actor, "jailed") and not s.has(actor, "freed_now"):
-                        held[key] = held.get(key, 0) + 1
-        return held
+            held = self.held = _held_by_free(self.g, pending)
+        return stock - held.get(key, 0) > 0
 
     def __contains__(self, value: object) -> bool:
         if not isinstance(value, str):
@@ -132,22 +142,12 @@ class Stock:
         item, _sep, mark = value.partition("/")
         if mark and (mark != "not_town" or self.town):
             return False
-        key = _STOCK_KEY.get(item)
-        if key is None:
-            return False
-        s = self.g.state
-        stock: Any = s.counters.get(key, 0)
-        if stock <= 0:
-            return False
-        pending = s.pending
-        if not pending or stock > len(pending):     # more in stock than moves: some is left
-            return True
-        return stock - self._held().get(key, 0) > 0
+        return item in SHOP and self.left(item)
 
     def __iter__(self) -> Iterator[str]:
         out = []
         for item in SHOP:
-            if item in self:
+            if self.left(item):
                 out.append(item)
                 if not self.town:
                     out.append(item + "/not_town")
@@ -165,30 +165,14 @@ def stock_fact(g: Game, p: Player) -> Stock:
             gate=("singapore_stock", _stock_gate))
 def in_stock(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     item: str = params["item"]
-    stock: Any = g.state.counters.get(_STOCK_KEY.get(item) or stock_key(item), 0)
-    if stock > 0:       # less tonight's purchases already sent by free players (a prisoner's
-        # is made only if the lawyer frees him: «сидит в тюрьме без вещей»; it holds no stock)
-        pending = g.state.pending
-        if pending and stock <= len(pending):   # (more in stock than moves: some is left)
-            stock -= _held_by_free(g, item, pending)
-    if stock <= 0:
+    stock = Stock(g, p)
+    if not stock.left(item):
         ru, en = ITEM_NAMES.get(item, (item, item))
         return (f"В магазине больше нет товара «{ru}».", f"The shop is out of '{en}'.")
-    if params.get("not_town") and g.rules.factions[p.faction].side == "town":
+    if params.get("not_town") and stock.town:
         ru, en = ITEM_NAMES.get(item, (item, item))
         return (f"Мирные не покупают «{ru}».", f"The town cannot buy '{en}'.")
     return None
-
-
-def _held_by_free(g: Game, item: str, actions: list[Action]) -> int:
-    """How many of ``actions`` are purchases of ``item``'s stock by players neither in jail
-    nor freed from it tonight (those purchases are conditional on the lawyer)."""
-    buys = _BUYS_OF_STOCK.get(item, frozenset())
-    abilities = g.rules.abilities
-    s = g.state
-    return sum(1 for a in actions if abilities[a.ability].id in buys
-               and not s.has(s.players[a.actor], "jailed")
-               and not s.has(s.players[a.actor], "freed_now"))
 
 
 def _buying_tonight(g: Game, p: Player, item: str) -> bool:
@@ -292,7 +276,8 @@ def buy(n, actor: Player, targets, params: dict) -> None:
         # yields to the free players' purchases still to be made tonight
         pending = g.state.pending
         later = pending[pending.index(n.current) + 1:] if n.current in pending else []
-        if counter(g, stock_key(item), 0) - _held_by_free(g, item, later) <= 0:
+        if counter(g, stock_key(item), 0) - \
+                _held_by_free(g, later).get(stock_key(item), 0) <= 0:
             g.emit("no_effect", HOST, player=actor.name, ability="buy_" + item, why="shop")
             return
     if not _purchase(g, actor, item):

@@ -3,8 +3,8 @@
 For each rule set, the same games (rule set, 12 seats, seeds 0..G-1) are played twice in
 one run: by ``mafiahost.sim.play_game`` (the engine's random player) and through
 ``mafiahost.agents.env`` with random agents (each turn: observe, then a uniform choice among
-the legal actions of the mask). Reported per game and per phase, and the ratio of the two
-per-phase times (the goal: at most 2x).
+the legal actions of the mask, ``agents.random_action``). Reported per game and per phase,
+and the ratio of the two per-phase times (the goal: at most 2x).
 
 The noise of a shared machine is taken out game by game: each game is played ``--repeat``
 times on each side, the two sides alternating, and each game's best time counts (a game
@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from mafiahost.agents.env import raw_env  # noqa: E402
+from mafiahost.agents.env import random_action, raw_env  # noqa: E402
 from mafiahost.rules import available  # noqa: E402
 from mafiahost.sim import new_random_game, play_game  # noqa: E402
 
@@ -71,11 +71,7 @@ def env_game(e, seed: int) -> tuple[float, int]:
         if e.terminations[a] or e.truncations[a]:
             e.step(None)
             continue
-        mask = e.observe(a)["action_mask"]
-        # (the mask read as booleans: the same positions, and numpy finds them in a
-        # seventh of the time it takes over int8)
-        legal = mask.view(bool).nonzero()[0]
-        e.step(int(legal[int(rng.random() * len(legal))]))
+        e.step(random_action(e.observe(a), rng))
     t = clock() - t
     return t, sum(1 for ev in e.game.events if ev.type == "phase_started")
 
@@ -189,7 +185,8 @@ def section(trows, irows, games: int, igames: int, repeat: int, wall: bool) -> s
         "",
         f"The same games (rule set, 12 seats, seeds 0–{games - 1}) played by the engine's own",
         "random player (`sim.play_game`) and through the PettingZoo environment with random",
-        "agents (each turn: `observe`, then a uniform choice among the mask's legal actions);",
+        "agents (each turn: `observe`, then a uniform choice among the mask's legal actions, "
+        "`agents.random_action`);",
         f"each game played {repeat} time{'s' if repeat != 1 else ''} on each side, "
         "alternating, its best "
         f"{'wall-clock' if wall else 'CPU'} time counted",

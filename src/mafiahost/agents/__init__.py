@@ -2,7 +2,8 @@
 
 ``observation(game, seat)`` (``agents.observation``), ``env(ruleset=…, players=…, seed=…)``
 (``agents.env``, needs the ``agents`` extra: PettingZoo, Gymnasium, NumPy), ``get_bot(name)``
-(``agents.bots``: ``random`` and ``sensible``). See ``docs/agents.md``.
+(``agents.bots``: ``random`` and ``sensible``), ``random_action(observation, rng)`` (a random
+agent for the environment). See ``docs/agents.md``.
 """
 
 from __future__ import annotations
@@ -16,9 +17,16 @@ def env(**kw):
     return make(**kw)
 
 
+def random_action(mask, rng) -> int:
+    """A uniform choice among an observation's legal actions
+    (``mafiahost.agents.core.random_action``)."""
+    from .core import random_action as choose
+    return choose(mask, rng)
+
+
 def get_bot(name: str):
     from .bots import get_bot as get
     return get(name)
 
 
-__all__ = ["SCHEMA", "env", "get_bot", "observation"]
+__all__ = ["SCHEMA", "env", "get_bot", "observation", "random_action"]

@@ -16,7 +16,7 @@ in an isolated build environment, where NumPy need not be installed.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Final
 
 from ..engine.day import legal_votes
 from ..engine.errors import Refused
@@ -32,9 +32,46 @@ _maximum: Any = _np.maximum
 _float32: Any = _np.float32
 _int8: Any = _np.int8
 _frombuffer: Any = _np.frombuffer
+_flatnonzero: Any = _np.flatnonzero
+_bool: Any = _np.bool_
 
 MAX_NUMBER = 50.0
 VOTE_MASKS = 4096           # the vote masks kept (legal votes -> their mask)
+SMALL_MASK: Final = 128     # masks read from their bytes by ``random_action``
+_ONE: Final = b"\x01"
+
+
+def random_action(mask: Any, rng: Any) -> int:
+    """A uniform choice among the legal actions of ``mask`` (an observation's
+    ``action_mask``, or the observation itself): the ``k``-th legal action, in order, for
+    ``k = int(rng.random() * count)`` (``rng``: anything with a ``random()`` in [0, 1),
+    such as ``random.Random``), the draw of the common idiom
+    ``legal = mask.view(bool).nonzero()[0]; int(legal[int(rng.random() * len(legal))])``.
+    A small mask of single bytes (at most ``SMALL_MASK`` actions, vanilla's 59) is read
+    from its bytes, counted and split at the ``k``-th one by ``bytes`` methods, which costs
+    less than NumPy's calls; those methods go byte by byte, so a larger mask is read by
+    NumPy's ``nonzero`` over a bool view (vectorised), a mask of wider items by
+    ``flatnonzero``. Any value other than 0 is legal, as for NumPy."""
+    if isinstance(mask, dict):
+        mask = mask["action_mask"]
+    n = len(mask)
+    if n <= SMALL_MASK:
+        b: bytes = mask.tobytes()
+        if len(b) == n:                     # one byte an action
+            count = b.count(_ONE)
+            if count + b.count(0) == n:     # zeros and ones only
+                if count == 0:
+                    raise ValueError("the mask has no legal action")
+                k = int(rng.random() * count)
+                segs = b.split(_ONE, k + 1)     # the zeros before each of the first k+1
+                pos = k
+                for j in range(k + 1):
+                    pos += len(segs[j])
+                return pos
+    legal = mask.view(_bool).nonzero()[0] if mask.itemsize == 1 else _flatnonzero(mask)
+    if not len(legal):
+        raise ValueError("the mask has no legal action")
+    return int(legal[int(rng.random() * len(legal))])
 
 
 class Board:
@@ -61,6 +98,9 @@ class Board:
         self.ov: int = L["over"]
         self.vec: Any = _zeros(L["size"], dtype=_float32)
         self.vec[self.al:self.al + n] = 1.0
+        # the same memory, written item by item (a memoryview's item assignment costs
+        # less than NumPy's)
+        self.mv: Any = memoryview(self.vec)
         # (phase, number, over) last written
         self.w_phase = ""
         self.w_number = -1
@@ -80,7 +120,7 @@ class Board:
         vi = core.codec.vote_index
         ri_of = core.role_index
         know = self.know
-        v = self.vec
+        v = self.mv
         w = self.n + 2
         at = self.vote_at
         for i in range(self.seen, end):
@@ -112,7 +152,7 @@ class Board:
                     if old is not None:
                         v[old] = 0.0
             elif t == "phase_started":
-                v[self.vo:self.vo + self.n * w] = 0.0
+                self.vec[self.vo:self.vo + self.n * w] = 0.0
                 at.clear()
             elif t == "eliminated":
                 d = e.data
@@ -145,15 +185,20 @@ class Knowledge:
     new events only: the public part from the ``Board``'s writes, the private part from
     the events addressed to the seat."""
 
-    def __init__(self, core: Core, seat: str, vec: Any = None) -> None:
+    def __init__(self, core: Core, seat: str, vec: Any = None, flat: Any = None,
+                 base: int = 0) -> None:
         self.core = core
         self.seat = seat
         self.pending: list[Event] = []
         L = core.layout
-        # the seat's own part (``vec``: a zero row of the core's table of all seats')
+        # the seat's own part (``vec``: a zero row of the core's table of all seats',
+        # ``flat`` a one-dimensional memoryview of that table, where the row starts at
+        # ``base``): read as an array, written item by item through the memoryview
         self.vec: Any = _zeros(L["size"], dtype=_float32) if vec is None else vec
+        self.mv: Any = memoryview(self.vec) if flat is None else flat
+        self.base: int = 0 if flat is None else base
         self.me: int = core.codec.seat_index[seat]
-        self.vec[L["self"] + self.me] = 1.0
+        self.mv[self.base + L["self"] + self.me] = 1.0
         self.role: str | None = None
         self.faction: str | None = None
         self.last_move_phase: str | None = None
@@ -165,28 +210,28 @@ class Knowledge:
         self._sent = False                  # the "sent" position's value now
 
     def _set_role(self, role: str, faction: str | None = None) -> None:
-        core, v = self.core, self.vec
+        core, v, b = self.core, self.mv, self.base
         if self.role is not None and self.role in core.role_index:
-            v[self._ro + core.role_index[self.role]] = 0.0
+            v[b + self._ro + core.role_index[self.role]] = 0.0
         if self.faction is not None and self.faction in core.faction_index:
-            v[self._fa + core.faction_index[self.faction]] = 0.0
+            v[b + self._fa + core.faction_index[self.faction]] = 0.0
         self.role = role
         fac = faction or core.rules.roles[role].faction
         self.faction = fac
-        v[self._ro + core.role_index[role]] = 1.0
+        v[b + self._ro + core.role_index[role]] = 1.0
         if fac in core.faction_index:
-            v[self._fa + core.faction_index[fac]] = 1.0
+            v[b + self._fa + core.faction_index[fac]] = 1.0
         self._know_role(self.me, role)
 
     def _know_role(self, j: int, role: Any) -> None:
         ri = self.core.role_index.get(role)
         if ri is not None:
-            self.vec[self._kr + j * len(self.core.role_index) + ri] = 1.0
+            self.mv[self.base + self._kr + j * len(self.core.role_index) + ri] = 1.0
 
     def _know_faction(self, j: int, faction: Any) -> None:
         fi = self.core.faction_index.get(faction)
         if fi is not None:
-            self.vec[self._kf + j * len(self.core.faction_index) + fi] = 1.0
+            self.mv[self.base + self._kf + j * len(self.core.faction_index) + fi] = 1.0
 
     def _read_private(self) -> None:
         core = self.core
@@ -231,7 +276,6 @@ class Knowledge:
             board = core.board
         if board.seen != len(g.events):
             board.sync()
-        v = self.vec
         if self.role is None:                         # the role card, dealt at the start
             self._set_role(g.events[0].data["players"][self.me][1])
         if self.pending:
@@ -239,8 +283,8 @@ class Knowledge:
         sent = self.last_move_phase == g.label
         if sent != self._sent:                      # written when it changes
             self._sent = sent
-            v[self._se] = 1.0 if sent else 0.0
-        return _maximum(board.vec, v)
+            self.mv[self.base + self._se] = 1.0 if sent else 0.0
+        return _maximum(board.vec, self.vec)
 
 
 class Core:
@@ -322,8 +366,11 @@ class Core:
         self.terminations = {a: False for a in names}
         self.truncations = {a: False for a in names}
         self.infos = {a: {} for a in names}
-        rows = _zeros((len(names), self.layout["size"]), dtype=_float32)
-        self.knowledge = {a: Knowledge(self, a, rows[i]) for i, a in enumerate(names)}
+        size = self.layout["size"]
+        rows = _zeros((len(names), size), dtype=_float32)
+        flat = memoryview(rows).cast("B").cast("f")
+        self.knowledge = {a: Knowledge(self, a, rows[i], flat, i * size)
+                          for i, a in enumerate(names)}
         self.board = Board(self)
         self.voted = set()
         self.phases = 0
@@ -431,7 +478,7 @@ class Core:
         info: dict[str, str] = {}
         done = True
         if action is not None:
-            a_ = int(action)
+            a_ = action if type(action) is int else int(action)
             if a_ != PASS:
                 codec = self.codec
                 kind = codec._decoded.get(a_)    # a vote, or a move decoded before

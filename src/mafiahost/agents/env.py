@@ -13,7 +13,8 @@ otherwise, 0 for all when nobody won; a game longer than ``max_phases`` is trunc
 The observation is a dict: ``observation`` (a float32 vector, layout in ``docs/agents.md``)
 made only from the events the seat was told, and ``action_mask`` (int8) of the legal
 actions (``Codec``) — the engine's ``Game.legal_moves`` and vote check. ``env.observe_json(
-agent)`` gives the same JSON observation as the player API.
+agent)`` gives the same JSON observation as the player API. ``random_action(observation,
+rng)`` is a random agent: a uniform choice among the mask's legal actions.
 
 The class here is a thin shell (PettingZoo's ``AECEnv`` is a Python class, which a compiled
 class cannot inherit from): the work of every step is in ``agents/core.py``, compiled with
@@ -32,10 +33,10 @@ from pettingzoo.utils import wrappers
 from ..engine.game import Game
 from ..rules import load
 from ..sim import NAMES
-from .core import MAX_NUMBER, Board, Core, Knowledge
+from .core import MAX_NUMBER, Board, Core, Knowledge, random_action
 from .observation import observation as json_observation
 
-__all__ = ["MAX_NUMBER", "Board", "Knowledge", "MafiaEnv", "env", "raw_env"]
+__all__ = ["MAX_NUMBER", "Board", "Knowledge", "MafiaEnv", "env", "random_action", "raw_env"]
 
 
 class MafiaEnv(AECEnv):

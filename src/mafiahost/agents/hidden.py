@@ -281,7 +281,7 @@ def run(rulesets, games: int, players: int = 12) -> dict:
     import importlib
     import random
 
-    from .env import raw_env
+    from .env import random_action, raw_env
     # the module (the package's name ``observation`` is the function)
     obs_module = importlib.import_module(__package__ + ".observation")
     report = {}
@@ -320,11 +320,7 @@ def run(rulesets, games: int, players: int = 12) -> dict:
                     label = g.state.idx
                     for seat, chk in checks.items():
                         start[seat] = look(chk, g, seat, start[seat], s)
-                mask = env.observe(a)["action_mask"]
-                # (the mask read as booleans: the same positions, and numpy finds them in a
-                # seventh of the time it takes over int8)
-                legal = mask.view(bool).nonzero()[0]
-                env.step(int(legal[int(rng.random() * len(legal))]))
+                env.step(random_action(env.observe(a), rng))
             for seat in env.possible_agents:
                 look(SeatCheck(g, seat), g, seat, 0, s)
         report[r] = {"games": games, "observations": checked, "violations": bad,

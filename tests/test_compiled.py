@@ -124,8 +124,10 @@ def test_a_tree_with_nothing_compiled_is_pure(tmp_path):
 
 @needs_compiled
 def test_compiled_and_pure_play_the_same_games():
-    """Every rule set's seeded random games: the same event logs, event for event."""
-    run = [sys.executable, str(ROOT / "bench" / "streams.py"), "--seeds", "8"]
+    """Every rule set's seeded random games: the same event logs, event for event; and
+    through the environment (its core is compiled too), the same observations, masks,
+    rewards and infos turn by turn."""
+    run = [sys.executable, str(ROOT / "bench" / "streams.py"), "--seeds", "8", "--env"]
     env = {k: v for k, v in os.environ.items() if k != _build.PURE_ENV}
     compiled = subprocess.run(run, capture_output=True, text=True, env=env, check=True)
     pure = subprocess.run(run, capture_output=True, text=True, check=True,
@@ -133,6 +135,7 @@ def test_compiled_and_pure_play_the_same_games():
     assert "build: compiled" in compiled.stderr
     assert "build: pure (MAFIAHOST_PURE=1)" in pure.stderr
     assert len(compiled.stdout.splitlines()) >= 12
+    assert all(len(line.split("\t")) == 4 for line in compiled.stdout.splitlines())
     assert compiled.stdout == pure.stdout
 
 

@@ -196,7 +196,7 @@ class Knowledge:
         # ``base``): read as an array, written item by item through the memoryview
         self.vec: Any = _zeros(L["size"], dtype=_float32) if vec is None else vec
         self.mv: Any = memoryview(self.vec) if flat is None else flat
-        self.base: int = 0 if flat is None else base
+        self.base: int = base
         self.me: int = core.codec.seat_index[seat]
         self.mv[self.base + L["self"] + self.me] = 1.0
         self.role: str | None = None

@@ -97,7 +97,6 @@ class Board:
         self.nu: int = L["number"]
         self.ov: int = L["over"]
         self.vec: Any = _zeros(L["size"], dtype=_float32)
-        self.vec[self.al:self.al + n] = 1.0
         # the same memory, written item by item (a memoryview's item assignment costs
         # less than NumPy's)
         self.mv: Any = memoryview(self.vec)
@@ -108,6 +107,20 @@ class Board:
         self.written = False
         # the one position set in each voter's row of the votes (a row holds one vote)
         self.vote_at: dict[int, int] = {}
+        self.clear(False)
+
+    def clear(self, used: bool = True) -> None:
+        """As new, for a new game (the same arrays, so a new game allocates nothing):
+        nothing read, everybody alive."""
+        if used:
+            self.vec.fill(0.0)
+            self.seen = 0
+            self.w_phase = ""
+            self.w_number = -1
+            self.w_over = False
+            self.written = False
+            self.vote_at.clear()
+        self.vec[self.al:self.al + self.n] = 1.0
 
     def sync(self) -> None:
         core = self.core
@@ -198,7 +211,7 @@ class Knowledge:
         self.mv: Any = memoryview(self.vec) if flat is None else flat
         self.base: int = base
         self.me: int = core.codec.seat_index[seat]
-        self.mv[self.base + L["self"] + self.me] = 1.0
+        self._self: int = L["self"]
         self.role: str | None = None
         self.faction: str | None = None
         self.last_move_phase: str | None = None
@@ -208,6 +221,17 @@ class Knowledge:
         self._kf: int = L["known_faction"]
         self._se: int = L["sent"]
         self._sent = False                  # the "sent" position's value now
+        self.clear()
+
+    def clear(self) -> None:
+        """As new, for a new game, over a row already zero (``Core.reset`` zeroes the
+        table of all the seats' rows first): told nothing but its own seat."""
+        self.pending.clear()
+        self.role = None
+        self.faction = None
+        self.last_move_phase = None
+        self._sent = False
+        self.mv[self.base + self._self + self.me] = 1.0
 
     def _set_role(self, role: str, faction: str | None = None) -> None:
         core, v, b = self.core, self.mv, self.base
@@ -320,6 +344,10 @@ class Core:
         self.size: int = self.codec.size
         # legal votes -> their mask (bytes, and the array ``mask`` copies)
         self._vote_masks: dict[tuple, tuple[bytes, Any]] = {}
+        # the last of them asked for (a list compared costs less than a tuple made and
+        # looked up)
+        self._last_votes: list[str] = []
+        self._last_mask: tuple[bytes, Any] = self.vote_mask([])
         self.zero_bytes: bytes = bytes(self.size)   # the mask of a seat whose turn it is not
         by_phase = rules.by_phase
         self._dead_acts: set[str] = {
@@ -334,7 +362,17 @@ class Core:
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict] = {}
-        self.knowledge: dict[str, Knowledge] = {}
+        self._zero: dict[str, int] = dict.fromkeys(names, 0)
+        self._false: dict[str, bool] = dict.fromkeys(names, False)
+        # every seat's own part of its vector: a row of one table (``Knowledge``), and
+        # the public part (``Board``), made once and cleared for each game (``reset``)
+        size = layout["size"]
+        self.rows: Any = _zeros((n, size), dtype=_float32)
+        flat = memoryview(self.rows).cast("B").cast("f")
+        self.knowledge: dict[str, Knowledge] = {
+            a: Knowledge(self, a, self.rows[i], flat, i * size) for i, a in enumerate(names)}
+        self.board = Board(self)
+        self.played = False                 # a game was played: the vectors are used
         self.voted: set[str] = set()
         self.turns_left: dict[str, int] = {}
         self.queue: list[str] = []
@@ -361,17 +399,19 @@ class Core:
         rules = self.rules
         self.game = Game(rules, deal(rules, names, gseed, self.mafia), seed=gseed)
         self.agents = list(names)
-        self.rewards = {a: 0 for a in names}
-        self.cumulative = {a: 0 for a in names}
-        self.terminations = {a: False for a in names}
-        self.truncations = {a: False for a in names}
+        zero, false = self._zero, self._false
+        self.rewards = zero.copy()
+        self.cumulative = zero.copy()
+        self.terminations = false.copy()
+        self.truncations = false.copy()
         self.infos = {a: {} for a in names}
-        size = self.layout["size"]
-        rows = _zeros((len(names), size), dtype=_float32)
-        flat = memoryview(rows).cast("B").cast("f")
-        self.knowledge = {a: Knowledge(self, a, rows[i], flat, i * size)
-                          for i, a in enumerate(names)}
-        self.board = Board(self)
+        # the seats' vectors: the same arrays every game, cleared
+        if self.played:
+            self.rows.fill(0.0)
+            for k in self.knowledge.values():
+                k.clear()
+            self.board.clear()
+        self.played = True
         self.voted = set()
         self.phases = 0
         self.cur_ok = False
@@ -403,6 +443,13 @@ class Core:
         self.cur_bytes = None
 
     def has_something(self, seat: str) -> bool:
+        if seat in self.voted:
+            # ``legal``'s answer, without making its lists: a seat that has voted has
+            # no votes left, and no moves when its role has no abilities in this phase
+            # and no question is open
+            st = self.game.state
+            if not st.questions and not self.rules.by_phase[st.players[seat].role][st.phase]:
+                return False
         self.legal(seat)
         return bool(self.cur_moves or self.cur_votes)
 
@@ -589,13 +636,19 @@ class Core:
         m = self.cur_bytes
         if m is None:
             votes = self.cur_votes
-            mk = tuple(votes)
-            base = self._vote_masks.get(mk)      # the same votes give the same mask
-            if base is None:
-                if len(self._vote_masks) >= VOTE_MASKS:
-                    self._vote_masks.clear()
-                base = self.vote_mask(votes)
-                self._vote_masks[mk] = base
+            if votes == self._last_votes:        # as the last seat's (a day's usual case)
+                base = self._last_mask
+            else:
+                mk = tuple(votes)
+                got = self._vote_masks.get(mk)   # the same votes give the same mask
+                if got is None:
+                    if len(self._vote_masks) >= VOTE_MASKS:
+                        self._vote_masks.clear()
+                    got = self.vote_mask(votes)
+                    self._vote_masks[mk] = got
+                base = got
+                self._last_votes = list(votes)   # a copy (``legal_of`` hands lists out)
+                self._last_mask = got
             moves = self.cur_moves
             st = g.state
             if moves or st.questions:

@@ -38,7 +38,14 @@
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = doc.getElementById("main");
-        if (fresh) { document.getElementById("main").replaceWith(fresh); }
+        if (fresh) {
+          // the answer to the player's own last request (shown once, above the page) stays
+          var said = document.querySelector("#main > p.flash[role=status]");
+          if (said && !fresh.querySelector(":scope > p.flash[role=status]")) {
+            fresh.insertBefore(said, fresh.firstChild);
+          }
+          document.getElementById("main").replaceWith(fresh);
+        }
         document.body.setAttribute("data-updated", String(Date.now()));
       })
       .catch(function () {})

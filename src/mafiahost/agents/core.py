@@ -85,7 +85,6 @@ class Board:
     def __init__(self, core: Core, knowledge: dict[str, Knowledge] | None = None) -> None:
         self.core = core
         self.know: dict[str, Knowledge] = core.knowledge if knowledge is None else knowledge
-        self.seen = 0
         L = core.layout
         n = core.codec.n
         self.n: int = n
@@ -100,26 +99,21 @@ class Board:
         # the same memory, written item by item (a memoryview's item assignment costs
         # less than NumPy's)
         self.mv: Any = memoryview(self.vec)
+        # the one position set in each voter's row of the votes (a row holds one vote)
+        self.vote_at: dict[int, int] = {}
+        self.clear()
+
+    def clear(self) -> None:
+        """As new, for a new game (the same arrays, so a new game allocates nothing):
+        nothing read, everybody alive."""
+        self.vec.fill(0.0)
+        self.seen = 0
         # (phase, number, over) last written
         self.w_phase = ""
         self.w_number = -1
         self.w_over = False
         self.written = False
-        # the one position set in each voter's row of the votes (a row holds one vote)
-        self.vote_at: dict[int, int] = {}
-        self.clear(False)
-
-    def clear(self, used: bool = True) -> None:
-        """As new, for a new game (the same arrays, so a new game allocates nothing):
-        nothing read, everybody alive."""
-        if used:
-            self.vec.fill(0.0)
-            self.seen = 0
-            self.w_phase = ""
-            self.w_number = -1
-            self.w_over = False
-            self.written = False
-            self.vote_at.clear()
+        self.vote_at.clear()
         self.vec[self.al:self.al + self.n] = 1.0
 
     def sync(self) -> None:
@@ -372,7 +366,6 @@ class Core:
         self.knowledge: dict[str, Knowledge] = {
             a: Knowledge(self, a, self.rows[i], flat, i * size) for i, a in enumerate(names)}
         self.board = Board(self)
-        self.played = False                 # a game was played: the vectors are used
         self.voted: set[str] = set()
         self.turns_left: dict[str, int] = {}
         self.queue: list[str] = []
@@ -406,12 +399,10 @@ class Core:
         self.truncations = false.copy()
         self.infos = {a: {} for a in names}
         # the seats' vectors: the same arrays every game, cleared
-        if self.played:
-            self.rows.fill(0.0)
-            for k in self.knowledge.values():
-                k.clear()
-            self.board.clear()
-        self.played = True
+        self.rows.fill(0.0)
+        for k in self.knowledge.values():
+            k.clear()
+        self.board.clear()
         self.voted = set()
         self.phases = 0
         self.cur_ok = False

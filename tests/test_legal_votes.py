@@ -27,3 +27,41 @@ def test_legal_votes_agree_with_check_vote(ruleset):
             play_phase(g, rng)
             g.resolve()
     assert days
+
+
+def _voter_only_hooks(rules):
+    from mafiahost.engine import mechanics
+    return [(fn, params) for fn, params in rules.hooks.get("vote_check", ())
+            if fn in mechanics.VOTER_ONLY_HOOKS]
+
+
+def test_voter_only_hooks_never_read_the_target():
+    """A ``vote_check`` hook registered ``voter_only`` (asked once per voter by
+    ``legal_votes``) answers alike for every target, in random games of every rule set that
+    has one, with a voter it refuses planted each day (singapore's kidnapped voter), so the
+    comparison is not only of Nones; ``legal_votes`` then agrees with ``check_vote``."""
+    rulesets = [r for r in available() if _voter_only_hooks(new_random_game(r, 12, 0).rules)]
+    assert rulesets == ["singapore"]
+    refused = 0
+    for seed in range(6):
+        g = new_random_game("singapore", 12, seed)
+        hooks = _voter_only_hooks(g.rules)
+        rng = random.Random(seed)
+        for _ in range(40):
+            if g.state.over:
+                break
+            if g.state.phase == "day":
+                alive = [q for q in g.state.order if q.alive]
+                g.set_status(alive[int(rng.random() * len(alive))], "kidnapped",
+                             until=g.state.idx)
+                cands = [q.name for q in g.state.order] + ["against_all", "abstain"]
+                for p in g.state.order:
+                    for fn, params in hooks:
+                        answers = {repr(fn(g, p, t, params)) for t in cands}
+                        assert len(answers) == 1, (seed, p.name, answers)
+                        refused += answers != {"None"}
+                    want = [t for t in cands if check_vote(g, p, t) is None]
+                    assert legal_votes(g, p) == want, (seed, p.name)
+            play_phase(g, rng)
+            g.resolve()
+    assert refused

@@ -90,12 +90,13 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
     # of legal ones (``Game.random_legal_targets``), so passing over one draws nothing, as
     # drawing for it would.
     facts: dict = {}
-    slots = g.state.slots       # this phase's moves by slot (``record`` adds to it)
-    me = p.name
+    s = g.state
+    # his moves' slots this phase (kept up to date below as he sends moves)
+    mine = s.slots_of(p.name) if s.slots else set()
     for ab in abilities:
         if rnd() < 0.1:
             continue
-        if not ab.shared and (me, ab.slot) in slots:
+        if not ab.shared and ab.slot in mine:
             continue            # his move in this slot is sent: ``may_act`` says no first
         gates = ab.gates
         if gates and g.gated_out(p, gates, facts):
@@ -110,6 +111,10 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
                 role = roles[int(rnd() * len(roles))]
             g.send(p, ab, ts, role)
             facts.clear()
+            if ab.immediate:            # its effect, played now, may move anything
+                mine = s.slots_of(p.name)
+            elif not ab.shared:         # ``record`` filled his slot; ``send`` withdraws
+                mine.add(ab.slot)       # only other players' moves
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

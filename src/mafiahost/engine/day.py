@@ -154,10 +154,11 @@ def check_vote(g: Game, p: Player, target: str, fixed: bool = False):
 def legal_votes(g, p) -> list[str]:
     """Every vote ``check_vote`` accepts from ``p`` now: living seats in seating order,
     then ``against_all`` and ``abstain``. ``check_vote``'s checks are a conjunction, so
-    those of the voter alone (``_voter_refusal``, ``_changes_used_up``) are asked once,
-    then for each target only what depends on it: being alive (the list holds living
-    seats), ``against_all_today``, and a rule set's ``vote_check`` hooks
-    (``tests/test_legal_votes.py`` keeps the two equal)."""
+    those of the voter alone (``_voter_refusal``, ``_changes_used_up``, the ``vote_check``
+    hooks registered ``voter_only``) are asked once, then for each target only what
+    depends on it: being alive (the list holds living seats), ``against_all_today``, and
+    the rule set's other ``vote_check`` hooks (``tests/test_legal_votes.py`` keeps the two
+    equal)."""
     if _voter_refusal(g, p) or _changes_used_up(g, p):
         return []
     alive = g.state.living_names()      # read-only: every list returned below is new
@@ -165,7 +166,17 @@ def legal_votes(g, p) -> list[str]:
     hooks = g.rules.hooks.get("vote_check")
     if not hooks:
         return cands
-    return [t for t in cands if _hooks_refusal(g, p, t, hooks) is None]
+    voter_only = mechanics.VOTER_ONLY_HOOKS
+    per_target = []
+    for h in hooks:
+        if h[0] in voter_only:
+            if h[0](g, p, "abstain", h[1]) is not None:    # the target is not read
+                return []
+        else:
+            per_target.append(h)
+    if not per_target:
+        return cands
+    return [t for t in cands if _hooks_refusal(g, p, t, per_target) is None]
 
 
 def check_unvote(g, p, fixed: bool = False):

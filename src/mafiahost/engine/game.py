@@ -1064,6 +1064,7 @@ class Game:
             jailed = v is not None and v[0] >= idx
         alive = p.alive
         slots = s.slots
+        mine = s.slots_of(p.name)       # his moves' slots, for the test below
         uses = s.uses
         me = p.name
         out = []
@@ -1082,8 +1083,10 @@ class Game:
                     continue
             if ab.uses_per_game is not None and uses.get((me, ab.id), 0) >= ab.uses_per_game:
                 continue
-            if (("faction", ab.owner or p.faction, ab.id) if ab.shared
-                    else (me, ab.slot)) in slots:
+            if ab.shared:
+                if ("faction", ab.owner or p.faction, ab.id) in slots:
+                    continue
+            elif ab.slot in mine:
                 continue
             out.append(ab)
         return out

@@ -112,6 +112,12 @@ class State:
         self.questions: dict[int, dict] = {}  # open questions to players (mechanics.questions)
         self.question_seq = 0
 
+    def slots_of(self, name: str) -> set[str]:
+        """The slots ``name``'s own moves fill this phase (the ``slots`` keys (name, slot);
+        a faction's shared move is keyed by its faction): asked once for all of a player's
+        abilities instead of a key made and looked up for each."""
+        return {k[1] for k in self.slots if len(k) == 2 and k[0] == name}
+
     def has(self, p: Player, status: str) -> bool:
         v = p.st.get(status)
         return v is not None and v[0] >= self.idx

@@ -48,6 +48,7 @@ POOL_FILTERS: dict = {}    # constraint fn -> fn(g, p, ab, names, params): the n
 PARTNER_CONSTRAINTS: set = set()      # constraints that read other players' moves
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due
 HOOKS: dict = {}           # (kind, name) -> fn
+VOTER_ONLY_HOOKS: set = set()   # vote_check hooks that read the voter, never the target
 CONDITIONS: dict = {}      # name -> fn(census, own, me, arg) -> bool
 TIE_POLICIES: dict = {}    # name -> fn(g, dc, leaders, for_) -> list of names to lynch (0 or 1)
 GUARD_SETTLE: Any = None   # set by protect.py: how a guard meets an attack at dawn
@@ -146,12 +147,19 @@ def scheduled(name: str):
     return deco
 
 
-def hook(kind: str, name: str):
+def hook(kind: str, name: str, voter_only: bool = False):
+    """``voter_only=True`` (a ``vote_check`` hook): its answer depends on the voter alone,
+    never on the target, so the list of legal votes asks it once per voter, not once per
+    target (``tests/test_legal_votes.py`` checks that it answers alike for every target)."""
     if kind not in HOOK_KINDS:
         raise ValueError(f"hook kind {kind!r}; kinds: {', '.join(HOOK_KINDS)}")
+    if voter_only and kind != "vote_check":
+        raise ValueError(f"hook {name!r}: voter_only is for a vote_check hook")
 
     def deco(fn):
         _register(HOOKS, (kind, name), fn, f"{kind} hook")
+        if voter_only:
+            VOTER_ONLY_HOOKS.add(fn)
         return fn
     return deco
 

@@ -79,19 +79,37 @@ def has_card(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
             f"night.")
 
 
-@constraint("singapore_card_call")
+def _callee(g: Game, call: str) -> tuple:
+    """(who answers ``call`` now, his ability for it): the first of its providers neither
+    in jail nor away; (None, None) when there is nobody, (him, None) when his role has no
+    such ability."""
+    s = g.state
+    for q in _providers(g, call):
+        if not s.has(q, "jailed") and not s.has(q, "away"):
+            return q, g.rules.abilities.get(f"{q.role}.{CALLS[call][2]}")
+    return None, None
+
+
+def _card_call_pool(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
+    """``card_call`` asked of each of ``names`` as the call's one target, at once: who
+    answers the call, and with what, found once."""
+    q, spec = _callee(g, params["call"])
+    if spec is None:
+        return []
+    why_not = g.why_not_targets
+    return [n for n in names if why_not(q, spec, (n,)) is None]
+
+
+@constraint("singapore_card_call", pool=_card_call_pool)
 def card_call(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """Someone must be there to answer the call, and the move must be one he may make on
     that player (the doctor's rest, the cops' cover rules, …)."""
     call = params["call"]
-    providers = [q for q in _providers(g, call) if not g.state.has(q, "jailed")
-                 and not g.state.has(q, "away")]
+    q, spec = _callee(g, call)
     ru, en = ROLE_WORDS[call]
-    if not providers:
+    if q is None:
         return (f"{ru} нет в игре (или он в тюрьме, в поездке): звонить некому.",
                 f"{en} is not in the game (or is in jail, away): nobody to call.")
-    q = providers[0]
-    spec = g.rules.abilities.get(f"{q.role}.{CALLS[call][2]}")
     if spec is None:
         return (f"{ru} сейчас не может этого сделать.", f"{en} cannot do it now.")
     why = g.why_not_targets(q, spec, tuple(ts))

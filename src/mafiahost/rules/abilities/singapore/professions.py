@@ -261,7 +261,7 @@ def kidnap(n, actor: Player, targets, params: dict):
     earn(g, actor, 2, "kidnap")
 
 
-@hook("vote_check", "singapore_kidnapped_vote")
+@hook("vote_check", "singapore_kidnapped_vote", voter_only=True)
 def kidnapped_vote(g, voter, target, params):
     if g.state.has(voter, "kidnapped"):
         return (f"Игрок «{g.display(voter.name)}» похищен: сегодня его голос отдаёт похититель, "

@@ -1007,7 +1007,7 @@ class Game:
             if gates and self.gated_out(p, gates, facts):
                 continue                # a gate refuses it: so would one of its constraints
             if ab.targets:
-                tss = self._targets(p, ab, pools)
+                tss = self._targets(p, ab, pools, bool(gates))
                 if tss:
                     if ab.names_role:
                         roles = self.role_options(ab)
@@ -1161,12 +1161,18 @@ class Game:
         that never read the targets, once)."""
         return self._targets(p, ab, None)
 
-    def _targets(self, p: Player, ab: AbilitySpec, memo: dict | None) -> list[tuple]:
-        """``legal_targets``, the pools shared through ``memo`` (see ``_pools``)."""
+    def _targets(self, p: Player, ab: AbilitySpec, memo: dict | None,
+                 gated: bool = False) -> list[tuple]:
+        """``legal_targets``, the pools shared through ``memo`` (see ``_pools``).
+        ``gated``: the caller has asked the ability's gates and none refused, so the
+        constraints an exact gate stands for are not asked again (``AbilitySpec.
+        after_gates``)."""
         k = ab.targets
         checks = ab.constraint_fns
         if checks is None:
             checks = _constraint_fns(ab)
+        if gated:
+            checks = ab.after_gates
         if k == 0:
             for fn, params, _per_target in checks:
                 if fn(self, p, ab, (), params) is not None:
@@ -1241,7 +1247,7 @@ class Game:
             rnd()           # the draw of one of the one tuple, as below
             return ()
         if k == 0 or ab.reads_targets:
-            legal = self.legal_targets(p, ab)
+            legal = self._targets(p, ab, None, gated)
             return legal[int(rnd() * len(legal))] if legal else None
         first, pool = self._pools(p, ab)
         if k > 1 and not set(first) <= set(pool):

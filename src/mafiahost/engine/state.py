@@ -116,7 +116,12 @@ class State:
         """The slots ``name``'s own moves fill this phase (the ``slots`` keys (name, slot);
         a faction's shared move is keyed by its faction): asked once for all of a player's
         abilities instead of a key made and looked up for each."""
-        return {k[1] for k in self.slots if len(k) == 2 and k[0] == name}
+        out: set[str] = set()
+        for k in self.slots:
+            actor: str = k[0]       # typed: compiled, a string comparison, not a generic one
+            if actor == name and len(k) == 2:
+                out.add(k[1])
+        return out
 
     def has(self, p: Player, status: str) -> bool:
         v = p.st.get(status)

@@ -109,6 +109,12 @@ def _stock_gate(params: dict):
     return (item + "/not_town" if params.get("not_town") else item,)
 
 
+# a value ``Stock`` may hold -> (the item, not for the town): each item of the shop, and
+# "<item>/not_town"
+_GATE_VALUES: dict[str, tuple[str, bool]] = {
+    **{item: (item, False) for item in SHOP}, **{item + "/not_town": (item, True) for item in SHOP}}
+
+
 class Stock:
     """What a player may buy from the shop now (``stock_fact``, and ``in_stock`` itself):
     an item is in it while stock is left after tonight's purchases sent by free players
@@ -137,12 +143,10 @@ class Stock:
         return stock - held.get(key, 0) > 0
 
     def __contains__(self, value: object) -> bool:
-        if not isinstance(value, str):
+        v = _GATE_VALUES.get(value) if isinstance(value, str) else None
+        if v is None or v[1] and self.town:
             return False
-        item, _sep, mark = value.partition("/")
-        if mark and (mark != "not_town" or self.town):
-            return False
-        return item in SHOP and self.left(item)
+        return self.left(v[0])
 
     def __iter__(self) -> Iterator[str]:
         out = []

@@ -17,7 +17,19 @@ if TYPE_CHECKING:
     from mafiahost.engine.state import Player
 
 
-@constraint("singapore_doctor_rest")
+def _doctor_rest_pool(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
+    """``doctor_rest`` asked of each of ``names`` as a one-target move's target, at once."""
+    s = g.state
+    last = s.status_value(p, "doctor_last") or ()
+    if not last:
+        return list(names)
+    wounded_ok = params.get("wounded_ok")
+    players = s.players
+    return [t for t in names
+            if t not in last or wounded_ok and s.has(players[t], "wounded")]
+
+
+@constraint("singapore_doctor_rest", pool=_doctor_rest_pool)
 def doctor_rest(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     last = g.state.status_value(p, "doctor_last") or ()
     for t in ts:

@@ -17,7 +17,7 @@ from .engine.day import against_all_today
 from .engine.errors import Refused
 from .engine.game import Game
 from .engine.model import AbilitySpec
-from .engine.state import Player
+from .engine.state import FEW_ABILITIES, Player
 from .rules import load
 from .rules.setup import deal
 
@@ -91,13 +91,21 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
     # drawing for it would.
     facts: dict = {}
     s = g.state
-    # his moves' slots this phase (kept up to date below as he sends moves)
-    mine = s.slots_of(p.name) if s.slots else set()
+    slots = s.slots             # this phase's moves by slot (``record`` adds to it)
+    me = p.name
+    # with many abilities, his moves' slots this phase found at once (and kept up to date
+    # below as he sends moves); with few, looked up one key at a time
+    mine = (s.slots_of(me) if slots else set()) if len(abilities) > FEW_ABILITIES else None
     for ab in abilities:
         if rnd() < 0.1:
             continue
-        if not ab.shared and ab.slot in mine:
-            continue            # his move in this slot is sent: ``may_act`` says no first
+        if not ab.shared:
+            # his move in this slot is sent: ``may_act`` says no first
+            if mine is not None:
+                if ab.slot in mine:
+                    continue
+            elif (me, ab.slot) in slots:
+                continue
         gates = ab.gates
         if gates and g.gated_out(p, gates, facts):
             continue            # a gate refuses it (so would its constraint)
@@ -111,10 +119,11 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
                 role = roles[int(rnd() * len(roles))]
             g.send(p, ab, ts, role)
             facts.clear()
-            if ab.immediate:            # its effect, played now, may move anything
-                mine = s.slots_of(p.name)
-            elif not ab.shared:         # ``record`` filled his slot; ``send`` withdraws
-                mine.add(ab.slot)       # only other players' moves
+            if mine is not None:
+                if ab.immediate:        # its effect, played now, may move anything
+                    mine = s.slots_of(me)
+                elif not ab.shared:     # ``record`` filled his slot; ``send`` withdraws
+                    mine.add(ab.slot)   # only other players' moves
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

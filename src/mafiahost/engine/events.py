@@ -8,8 +8,11 @@ so the log keeps who was actually told.
 
 from __future__ import annotations
 
-PUBLIC = "public"
-HOST = "host"
+from typing import Final
+
+# Final: the compiled modules read them as constants, not from a module's globals
+PUBLIC: Final = "public"
+HOST: Final = "host"
 
 
 class Event:

@@ -20,7 +20,7 @@ from .events import HOST, PUBLIC, Event
 from .mechanics import questions
 from .model import AbilitySpec, RulesetSpec
 from .night import resolve_night
-from .state import APPLY, FOREVER, Action, Player, State
+from .state import APPLY, FEW_ABILITIES, FOREVER, Action, Player, State
 
 mechanics.load_all()
 
@@ -1064,7 +1064,8 @@ class Game:
             jailed = v is not None and v[0] >= idx
         alive = p.alive
         slots = s.slots
-        mine = s.slots_of(p.name)       # his moves' slots, for the test below
+        # his moves' slots, for the test below: found at once for many abilities
+        mine = s.slots_of(p.name) if slots and len(abilities) > FEW_ABILITIES else None
         uses = s.uses
         me = p.name
         out = []
@@ -1086,7 +1087,10 @@ class Game:
             if ab.shared:
                 if ("faction", ab.owner or p.faction, ab.id) in slots:
                     continue
-            elif ab.slot in mine:
+            elif mine is not None:
+                if ab.slot in mine:
+                    continue
+            elif slots and (me, ab.slot) in slots:
                 continue
             out.append(ab)
         return out

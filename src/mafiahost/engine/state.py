@@ -6,9 +6,14 @@ ruleset and seating; every table below is a pure function of (state, event).
 
 from __future__ import annotations
 
+from typing import Final
+
 from .dice import Dice
 
-FOREVER = 1 << 30
+FOREVER: Final = 1 << 30
+# up to this many abilities a phase, a player's used slots are looked up one key at a time;
+# for more, found once (``State.slots_of``)
+FEW_ABILITIES: Final = 4      # Final: compiled, a constant, not a module lookup
 
 
 class Player:
@@ -115,7 +120,9 @@ class State:
     def slots_of(self, name: str) -> set[str]:
         """The slots ``name``'s own moves fill this phase (the ``slots`` keys (name, slot);
         a faction's shared move is keyed by its faction): asked once for all of a player's
-        abilities instead of a key made and looked up for each."""
+        abilities instead of a key made and looked up for each, where he has more than
+        ``FEW_ABILITIES`` in the phase (the set is made from all of the phase's moves, so
+        for fewer the keys cost less)."""
         out: set[str] = set()
         for k in self.slots:
             actor: str = k[0]       # typed: compiled, a string comparison, not a generic one
@@ -254,7 +261,7 @@ def _faction_changed(s: State, d: dict) -> None:
     s.census += 1
 
 
-_recruited = _faction_changed
+_recruited: Final = _faction_changed
 
 
 def _eliminated(s: State, d: dict) -> None:
@@ -326,7 +333,7 @@ def _action_withdrawn(s: State, d: dict) -> None:
                 return
 
 
-APPLY = {
+APPLY: Final = {
     "phase_started": _phase_started,
     "action": _action,
     "vote": _vote,

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from mafiahost.engine import mechanics
 from mafiahost.engine.day import check_vote, legal_votes
 from mafiahost.rules import available
 from mafiahost.sim import new_random_game, play_phase
@@ -30,16 +31,16 @@ def test_legal_votes_agree_with_check_vote(ruleset):
 
 
 def _voter_only_hooks(rules):
-    from mafiahost.engine import mechanics
     return [(fn, params) for fn, params in rules.hooks.get("vote_check", ())
             if fn in mechanics.VOTER_ONLY_HOOKS]
 
 
 def test_voter_only_hooks_never_read_the_target():
     """A ``vote_check`` hook registered ``voter_only`` (asked once per voter by
-    ``legal_votes``) answers alike for every target, in random games of every rule set that
-    has one, with a voter it refuses planted each day (singapore's kidnapped voter), so the
-    comparison is not only of Nones; ``legal_votes`` then agrees with ``check_vote``."""
+    ``legal_votes``) answers alike for every target, in random games of the one rule set
+    that has one (singapore's kidnapped voter), with a voter it refuses planted each day so
+    that the comparison is not only of Nones; ``legal_votes`` then agrees with
+    ``check_vote``."""
     rulesets = [r for r in available() if _voter_only_hooks(new_random_game(r, 12, 0).rules)]
     assert rulesets == ["singapore"]
     refused = 0

@@ -95,7 +95,7 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
     me = p.name
     # with many abilities, his moves' slots this phase found at once (and kept up to date
     # below as he sends moves); with few, looked up one key at a time
-    mine = (s.slots_of(me) if slots else set()) if len(abilities) > FEW_ABILITIES else None
+    mine = s.slots_of(me) if len(abilities) > FEW_ABILITIES else None
     for ab in abilities:
         if rnd() < 0.1:
             continue

@@ -1064,10 +1064,10 @@ class Game:
             jailed = v is not None and v[0] >= idx
         alive = p.alive
         slots = s.slots
-        # his moves' slots, for the test below: found at once for many abilities
-        mine = s.slots_of(p.name) if slots and len(abilities) > FEW_ABILITIES else None
         uses = s.uses
         me = p.name
+        # his moves' slots, for the test below: found at once for many abilities
+        mine = s.slots_of(me) if len(abilities) > FEW_ABILITIES else None
         out = []
         for ab in abilities:
             if alive:
@@ -1090,7 +1090,7 @@ class Game:
             elif mine is not None:
                 if ab.slot in mine:
                     continue
-            elif slots and (me, ab.slot) in slots:
+            elif (me, ab.slot) in slots:
                 continue
             out.append(ab)
         return out

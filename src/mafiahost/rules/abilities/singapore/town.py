@@ -17,29 +17,34 @@ if TYPE_CHECKING:
     from mafiahost.engine.state import Player
 
 
-def _doctor_rest_pool(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
-    """``doctor_rest`` asked of each of ``names`` as a one-target move's target, at once."""
+def _resting(g: Game, p: Player, names, params: dict) -> list:
+    """Those of ``names`` whom ``p`` treated last night, and may not treat tonight: the
+    doctor's rest, the one test of ``doctor_rest`` and its pool."""
     s = g.state
     last = s.status_value(p, "doctor_last") or ()
     if not last:
-        return list(names)
+        return []
+    # «если на вторую ночь не будет вылечен врачом то умирает»: his wounded may be healed
     wounded_ok = params.get("wounded_ok")
     players = s.players
     return [t for t in names
-            if t not in last or wounded_ok and s.has(players[t], "wounded")]
+            if t in last and not (wounded_ok and s.has(players[t], "wounded"))]
+
+
+def _doctor_rest_pool(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
+    """``doctor_rest`` asked of each of ``names`` as a one-target move's target, at once."""
+    resting = _resting(g, p, names, params)
+    return [t for t in names if t not in resting] if resting else list(names)
 
 
 @constraint("singapore_doctor_rest", pool=_doctor_rest_pool)
 def doctor_rest(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
-    last = g.state.status_value(p, "doctor_last") or ()
-    for t in ts:
-        # «если на вторую ночь не будет вылечен врачом то умирает»: his wounded may be healed
-        if params.get("wounded_ok") and g.state.has(g.state.players[t], "wounded"):
-            continue
-        if t in last:
-            return (f"«{t}»: лечение было прошлой ночью, этой ночью нельзя ни лечить, "
-                    f"ни перевязывать.",
-                    f"'{t}' was treated last night: not tonight.")
+    resting = _resting(g, p, ts, params)
+    if resting:
+        t = resting[0]
+        return (f"«{t}»: лечение было прошлой ночью, этой ночью нельзя ни лечить, "
+                f"ни перевязывать.",
+                f"'{t}' was treated last night: not tonight.")
     return None
 
 

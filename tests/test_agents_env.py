@@ -28,6 +28,17 @@ def test_pettingzoo_api_and_seed(ruleset):
         seed_test(lambda: make_env(ruleset=ruleset, players=12), num_cycles=400)
 
 
+def test_env_callable_after_the_module_is_imported():
+    """``mafiahost.agents.env(...)`` makes an environment even after ``mafiahost.agents.env``
+    (the module) was imported, which makes the package's attribute the module."""
+    import mafiahost.agents
+    import mafiahost.agents.env as module
+    assert mafiahost.agents.env is module
+    e = mafiahost.agents.env(ruleset="vanilla", players=5, seed=1)
+    e.reset()
+    assert e.agents == ["Анна", "Борис", "Вера", "Глеб", "Дина"]
+
+
 def _random_game(e, seed):
     rng = random.Random(seed)
     e.reset(seed=seed)

@@ -23,6 +23,8 @@ the engine.
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any
 
 import numpy as np
@@ -166,3 +168,16 @@ def env(**kw):
     order-enforcing wrapper (as PettingZoo's own environments are given)."""
     e = raw_env(**kw)
     return wrappers.OrderEnforcingWrapper(e)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as ``env``: importing ``mafiahost.agents.env`` (for
+    ``raw_env``, say) makes the package's attribute ``env`` this module instead of the
+    package's function ``env``, so ``from mafiahost.agents import env; env(...)`` still
+    works whichever was imported first."""
+
+    def __call__(self, **kw):
+        return env(**kw)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -345,7 +345,15 @@ def order(dc, actor: Player, targets, params: dict) -> None:
         g.emit("no_effect", HOST, player=actor.name, why="rum")
         return
     number = g.state.number
-    orders = [o for o in counter(g, "orders", ()) if o[3] > number]
+    # the orders still due (for a night after today), in a new list for the new event. The
+    # list is in the order placed, so by night (each is placed for the night after its day,
+    # and ``_take_order`` only deletes): when its first is due, all are, and it is copied
+    # whole instead of tested order by order (most of a day's orders find it so)
+    old: Any = counter(g, "orders", ())
+    if not old or old[0][3] > number:
+        orders = list(old)
+    else:
+        orders = [o for o in old if o[3] > number]
     orders.append([params["service"], actor.name, targets[0].name, number + 1])
     set_counter(g, "orders", orders)
     g.log_event("order_placed", HOST, {"service": params["service"], "customer": actor.name,

@@ -422,14 +422,21 @@ def _door_passers(g: Game, owner: Player, after: int) -> tuple[int, list]:
     return when, list(dict.fromkeys(p for i, p in passes if i == when))
 
 
-def _trashed_at(g: Game, owner: Player) -> int | None:
-    """The step index of a thug's trashing of ``owner``'s room sent for tonight, or None."""
+def _trashed_at(g: Game) -> dict[str, int]:
+    """The step index of the first thug's trashing of each room sent for tonight, by the
+    room's owner: one pass over tonight's moves for all the owners, not one per owner."""
     idx = g.rules.step_index
     abilities = g.rules.abilities
-    steps = [idx[abilities[a.ability].step] for a in g.state.pending
-             if abilities[a.ability].id in ("trash", "trash_move") and a.targets
-             and a.targets[0] == owner.name]
-    return min(steps) if steps else None
+    out: dict[str, int] = {}
+    for a in g.state.pending:
+        ab = abilities[a.ability]
+        if ab.id in ("trash", "trash_move") and a.targets:
+            owner = a.targets[0]
+            i = idx[ab.step]
+            first = out.get(owner)
+            if first is None or i < first:
+                out[owner] = i
+    return out
 
 
 @hook("night_start", "singapore_doors")
@@ -444,10 +451,12 @@ def doors(n, params: dict) -> None:
     idx = g.rules.step_index
     first_night = idx.get(params.get("night_from", "n01_vampire"), 0)
     last_night = idx.get(params.get("night_to", "n15_witch"), len(idx))
+    # the thug takes a trap or siren away first (evening); springing one moves nobody's move
+    trashed_at = _trashed_at(g)
     for p in s.order:
         if not p.alive:
             continue
-        trashed = _trashed_at(g, p)       # the thug takes it away first (evening)
+        trashed = trashed_at.get(p.name)
         placed = s.status_value(p, "door_device")
         if placed:
             when, caught = _door_passers(g, p, -1)

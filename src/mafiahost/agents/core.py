@@ -654,8 +654,7 @@ class Core:
                 codec = self.codec
                 qs = open_questions(st, agent) if st.questions else None
                 for aid, tss in moves:
-                    for c in codec.codes(aid, tss, qs):
-                        ba[c] = 1
+                    codec.mark(ba, aid, tss, qs)
                 # the step's copy is immutable bytes; the bytearray itself is the memory
                 # of the array ``mask`` hands out (once: an agent may write into it)
                 m = bytes(ba)

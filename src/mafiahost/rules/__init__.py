@@ -14,6 +14,7 @@ import yaml
 
 from ..engine import mechanics as _lib
 from ..engine.errors import RulesetError
+from ..engine.game import _constraint_fns
 from ..engine.mechanics import CONSTRAINTS, MECHANICS, load_all
 from ..engine.model import (
     AbilitySpec,
@@ -302,6 +303,10 @@ def _ability(c, entry, aid, rid, a, step_ids, known_roles=()) -> AbilitySpec:
     spec = AbilitySpec(aid, key=f"{rid}.{aid}", step=step, effects=effects,
                        name_ru=a.get("ru", aid), name_en=a.get("en", aid), **kw)
     spec.bind(MECHANICS)
+    # its constraints' functions, gates and what they read, found once here with the rule
+    # set (the registry is complete: every name was checked above), not at the first move
+    # of each ability in each process
+    _constraint_fns(spec)
     return spec
 
 

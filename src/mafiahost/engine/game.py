@@ -34,8 +34,9 @@ def _names(ps) -> str:
 def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
     """The ability's named constraints as (function, params, depends on the targets),
     looked up once, when the rule set is built (``rules.load``: the registry is complete
-    then; an ability made elsewhere gets them at its first use) and kept on the ability (``constraint_fns``, and ``reads_targets``: does any depend on the targets, or
-    is any ``listed``: either way the random player draws from the list of legal tuples).
+    then; an ability made elsewhere gets them at its first use) and kept on the ability
+    (``constraint_fns``, and ``reads_targets``: does any depend on the targets, or is any
+    ``listed``: either way the random player draws from the list of legal tuples).
 
     Also ``gates``: (fact function, values) of the constraints' gates (``mechanics.
     constraint``), kept only for an ability drawn from the list (no targets, or

@@ -98,6 +98,36 @@ def test_mask_is_the_engines_legal_moves(ruleset):
         seen += 1
 
 
+@pytest.mark.parametrize("ruleset", ["gemini", "singapore", "vanilla"])
+def test_an_agent_writing_into_its_mask_changes_nothing(ruleset):
+    """Each observation's mask is the agent's own array: writing into it changes neither
+    the next observation's mask nor what the step accepts (a moves' mask is handed out over
+    the memory it was built in, once; the step checks its own copy)."""
+    e = raw_env(ruleset=ruleset, players=12)
+    e.reset(seed=2)
+    checked = 0
+    for _ in range(300):
+        if not e.agents:
+            break
+        a = e.agent_selection
+        if e.terminations[a] or e.truncations[a]:
+            e.step(None)
+            continue
+        first = e.observe(a)["action_mask"]
+        want = first.copy()
+        illegal = [int(i) for i in (want == 0).nonzero()[0]]
+        first[:] = 1                                # the agent scribbles on its mask
+        again = e.observe(a)["action_mask"]
+        assert (again == want).all()
+        if illegal:
+            e.step(illegal[0])                      # still refused: taken as a pass
+            assert e.infos[a].get("refused")
+            checked += 1
+        else:
+            e.step(0)
+    assert checked > 10
+
+
 def test_two_target_moves_are_encoded():
     rules = load("niichavo")
     two = [ab for ab in rules.abilities.values() if ab.targets == 2]

@@ -47,3 +47,41 @@ def test_no_legal_action_refused(dtype):
     with pytest.raises(ValueError, match="no legal action"):
         random_action(np.zeros(9, dtype), random.Random(0))
 
+
+
+@pytest.mark.parametrize("ruleset", ["gemini", "singapore", "classic", "musketeers"])
+def test_the_environments_masks_drawn_as_the_idiom(ruleset):
+    """A mask the environment has just made is drawn from the rows it was made of
+    (``core.LastMask``, ``Codec.kth_legal``): the same draw as the idiom, at every turn of
+    a game (votes, moves of one and two targets, answers to questions). The same mask
+    edited by the agent (its last legal action taken out, an illegal one put in) is read
+    from its own bytes, as is a copy of a mask made earlier."""
+    e = raw_env(ruleset=ruleset, players=12)
+    e.reset(seed=4)
+    rng = random.Random(1)
+    turns = edited_ones = 0
+    earlier = None
+    while e.agents and turns < 300:
+        a = e.agent_selection
+        if e.terminations[a] or e.truncations[a]:
+            e.step(None)
+            continue
+        obs = e.observe(a)
+        mask = obs["action_mask"]
+        for s in range(3):
+            assert random_action(obs, random.Random(s)) == idiom(mask, random.Random(s))
+        edited = mask.copy()
+        legal = np.flatnonzero(edited)
+        illegal = np.flatnonzero(edited == 0)
+        if len(legal) > 1 and len(illegal):
+            edited[legal[-1]] = 0
+            edited[illegal[len(illegal) // 2]] = 1
+            edited_ones += 1
+            for s in range(3):
+                assert random_action(edited, random.Random(s)) == idiom(edited, random.Random(s))
+        if earlier is not None and earlier.any():
+            assert random_action(earlier, random.Random(7)) == idiom(earlier, random.Random(7))
+        earlier = mask.copy()
+        e.step(random_action(obs, rng))
+        turns += 1
+    assert turns > 20 and edited_ones > 10

@@ -40,6 +40,39 @@ VOTE_MASKS = 4096           # the vote masks kept (legal votes -> their mask)
 SMALL_MASK: Final = 128     # masks read byte by byte by ``random_action``
 
 
+class LastMask:
+    """The mask the environment made last (``Core.mask_bytes``), with what it was made
+    from (``Codec.pieces``), for ``random_action``: handed a mask of the same bytes
+    (compared, so a mask changed since, or another environment's, is read from its own
+    bytes), it finds the ``k``-th legal action from the rows' bits (``Codec.kth_legal``),
+    where NumPy's ``nonzero`` over the whole mask costs about 9 k instructions a call."""
+
+    def __init__(self) -> None:
+        self.mask: bytes = b""
+        self.rows: list[tuple[int, bytes, int]] = []
+        self.loose: list[int] = []
+        self.codec: Codec | None = None
+
+    def keep(self, mask: bytes, rows: list[tuple[int, bytes, int]], loose: list[int],
+             codec: Codec) -> None:
+        self.mask = mask
+        self.rows = rows
+        self.loose = loose
+        self.codec = codec
+
+    def draw(self, b: bytes, rng: Any) -> int:
+        """``random_action``'s draw from mask bytes ``b`` if they are the last mask's (-1
+        for a mask without a legal action), else -2."""
+        m = self.mask
+        codec = self.codec
+        if codec is None or len(b) != len(m) or b != m:
+            return -2
+        return codec.kth_legal(m, self.rows, self.loose, rng.random())
+
+
+LAST: Final = LastMask()
+
+
 def random_action(mask: Any, rng: Any) -> int:
     """A uniform choice among the legal actions of ``mask`` (an observation's
     ``action_mask``, or the observation itself): the ``k``-th legal action, in order, for
@@ -50,16 +83,18 @@ def random_action(mask: Any, rng: Any) -> int:
     from its bytes in two compiled loops (count the legal ones, then walk to the ``k``-th):
     about 30 instructions a byte and no call, where ``bytes`` methods (two counts and a
     split, as this function did before) cost about a thousand instructions a call. A larger
-    mask is read by NumPy's ``nonzero`` over a bool view (vectorised: about 9 k
-    instructions a draw at gemini's 479 actions, where the ``bytes`` methods took 13 k), a
-    mask of wider items by ``flatnonzero``. Any value other than 0 is legal, as for NumPy.
+    mask with the bytes of the environment's last mask (``LAST``, compared) is drawn from
+    the rows it was made of (``Codec.kth_legal``). Any other is read by
+    NumPy's ``nonzero`` over a bool view (vectorised: about 9 k instructions a draw at
+    gemini's 479 actions, where the ``bytes`` methods took 13 k), a mask of wider items by
+    ``flatnonzero``. Any value other than 0 is legal, as for NumPy.
     """
     if isinstance(mask, dict):
         mask = mask["action_mask"]
     n = len(mask)
-    if n <= SMALL_MASK:
-        b: bytes = mask.tobytes()
-        if len(b) == n:                     # one byte an action
+    b: bytes = mask.tobytes()
+    if len(b) == n:                         # one byte an action
+        if n <= SMALL_MASK:
             count = 0
             for i in range(n):
                 if b[i]:
@@ -72,6 +107,11 @@ def random_action(mask: Any, rng: Any) -> int:
                     if k == 0:
                         return i
                     k -= 1
+        a = LAST.draw(b, rng)               # the environment's last mask: from its rows
+        if a >= 0:
+            return a
+        if a == -1:
+            raise ValueError("the mask has no legal action")
     legal = mask.view(_bool).nonzero()[0] if mask.itemsize == 1 else _flatnonzero(mask)
     if not len(legal):
         raise ValueError("the mask has no legal action")
@@ -389,9 +429,6 @@ class Core:
         self.cur_votes: list[str] = []
         self.cur_bytes: Any = None          # the mask as bytes (``mask_bytes``)
         self.cur_array: Any = None          # ... and as an array, for votes only
-        # a moves' mask not yet handed out: a bytearray of ``cur_bytes``, the memory of the
-        # next array ``mask`` makes
-        self.cur_fresh: bytearray | None = None
 
     # ---- the game ----------------------------------------------------------------------
     def reset(self, gseed: int) -> None:
@@ -441,12 +478,18 @@ class Core:
         self.cur_bytes = None
 
     def has_something(self, seat: str) -> bool:
-        if seat in self.voted:
-            # ``legal``'s answer, without making its lists: a seat that has voted has
-            # no votes left, and no moves when its role has no abilities in this phase
-            # and no question is open
-            st = self.game.state
-            if not st.questions and not self.rules.by_phase[st.players[seat].role][st.phase]:
+        st = self.game.state
+        if not st.questions:
+            # ``legal``'s answer, without making its lists, where it is sure to be
+            # nothing (no question is open, so no answers): a seat that has voted has no
+            # votes left, and no moves when its role has no abilities in this phase; a
+            # dead seat has no vote, and no moves unless its role has an ability for the
+            # dead in this phase (``RulesetSpec.dead_movers``, ``Game._actor_abilities``)
+            p = st.players[seat]
+            if not p.alive:
+                if (p.role, st.phase) not in self.rules.dead_movers:
+                    return False
+            elif seat in self.voted and not self.rules.by_phase[p.role][st.phase]:
                 return False
         self.legal(seat)
         return bool(self.cur_moves or self.cur_votes)
@@ -650,20 +693,16 @@ class Core:
             moves = self.cur_moves
             st = g.state
             if moves or st.questions:
-                ba = bytearray(base[0])
                 codec = self.codec
                 qs = open_questions(st, agent) if st.questions else None
-                for aid, tss in moves:
-                    codec.mark(ba, aid, tss, qs)
-                # the step's copy is immutable bytes; the bytearray itself is the memory
-                # of the array ``mask`` hands out (once: an agent may write into it)
-                m = bytes(ba)
-                self.cur_fresh = ba
+                rows, loose = codec.pieces(moves, qs)
+                m = codec.assemble(base[0], rows, loose)
+                LAST.keep(m, rows, loose, codec)
                 self.cur_array = None
             else:                     # votes only: the votes' mask, and its array
                 m = base[0]
+                LAST.keep(m, [], [], self.codec)
                 self.cur_array = base[1]
-                self.cur_fresh = None
             self.cur_bytes = m
         return m
 
@@ -675,10 +714,7 @@ class Core:
         arr = self.cur_array
         if arr is not None and m is self.cur_bytes:
             return arr.copy()
-        fresh = self.cur_fresh
-        if fresh is not None and m is self.cur_bytes:
-            self.cur_fresh = None           # handed out: a second call copies
-            return _frombuffer(fresh, _int8)
+        # its own memory (an agent may write into the array it is handed)
         return _frombuffer(bytearray(m), _int8)
 
     def vote_mask(self, votes: list[str]) -> tuple[bytes, Any]:

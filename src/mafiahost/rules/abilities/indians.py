@@ -217,7 +217,7 @@ def answer(dc, actor, targets, params):
     """The challenged's answer (his short post): read by ``indians_duel``."""
 
 
-@constraint("indians_hunt_rules")
+@constraint("indians_hunt_rules", targets=False, listed=True)
 def hunt_rules(g, p, ab, ts, params):
     done = _today(g, "hunt")
     if done:
@@ -261,7 +261,7 @@ def duel_rules(g, p, ab, ts, params):
     return None
 
 
-@constraint("indians_answer_rules")
+@constraint("indians_answer_rules", targets=False, listed=True)
 def answer_rules(g, p, ab, ts, params):
     d = _duel_today(g)
     if d is None or d.targets[0] != p.name:

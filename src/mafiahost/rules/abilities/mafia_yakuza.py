@@ -99,11 +99,11 @@ def _found(g) -> list:
     return list(g.state.counters.get("mafia_yakuza_found") or [])
 
 
-@constraint("mafia_yakuza_not_found")
+@constraint("mafia_yakuza_not_found", targets=False, listed=True)
 def not_found(g, p, ab, ts, params):
     """Each bonus item lies in the location once (1.2.3: «в количестве одной штуки»)."""
     item = params["item"]
-    if item in _found(g):
+    if item in (g.state.counters.get("mafia_yakuza_found") or ()):
         return (f"Бонус «{ITEM_RU[item]}» уже нашли в этой игре: каждый бонус один.",
                 f"'{ab.name_en}': this bonus has already been found in this game: there is "
                 f"one of each.")
@@ -364,7 +364,7 @@ def order(dc, actor, targets, params):
     _order(dc, actor, targets, secret=params.get("secret", False))
 
 
-@constraint("mafia_yakuza_knows_killer")
+@constraint("mafia_yakuza_knows_killer", targets=False, listed=True)
 def knows_killer(g, p, ab, ts, params):
     """The commissar or the sergeant has found the killer by a check (either of them)."""
     pair = {q.name for q in g.state.order if q.role in ("commissar", "sergeant")} | {p.name}

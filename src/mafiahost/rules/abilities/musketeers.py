@@ -55,7 +55,7 @@ def not_own_vote(g, p, ab, ts, params):
     return None
 
 
-@constraint("musketeers_cover_or_blackmail")
+@constraint("musketeers_cover_or_blackmail", targets=False, listed=True)
 def cover_or_blackmail(g, p, ab, ts, params):
     """One game day (a night and the day after it): cover or blackmail, not both."""
     if p.st and g.state.has(p, "cover_used"):

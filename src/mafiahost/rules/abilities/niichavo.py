@@ -1142,7 +1142,7 @@ def on_out(g, p):
                 g.eliminate(s.players[v], "locked")
 
 
-@constraint("niichavo_bottle_unused")
+@constraint("niichavo_bottle_unused", targets=False, listed=True)
 def bottle_unused(g, p, ab, ts, params):
     if g.state.counters.get("genie_used"):
         return ("Джинна уже выпустили: бутылка пуста.",

@@ -342,7 +342,7 @@ def odessa_chameleon(n, params):
 
 # ---- the day: envelopes and ties -----------------------------------------------------------
 
-@constraint("odessa_vote_day")
+@constraint("odessa_vote_day", targets=False, listed=True)
 def odessa_vote_day(g, p, ab, ts, params):
     first = g.rules.day.first_vote_day
     if g.state.number < first:

@@ -134,7 +134,7 @@ def hermit_gains(g, dead):
                    player=dead.name)
 
 
-@constraint("osiris_held_targets")
+@constraint("osiris_held_targets", targets=False, listed=True)
 def held_targets(g, p, ab, ts, params):
     key = g.state.status_value(p, "held_action")
     if key is None:

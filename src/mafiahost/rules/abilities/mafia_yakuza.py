@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from mafiahost.engine import victory
 from mafiahost.engine.day import vote_loss
 from mafiahost.engine.events import HOST, PUBLIC
-from mafiahost.engine.mechanics import condition, constraint, hook, mechanic, tie_policy
+from mafiahost.engine.mechanics import condition, constraint, fact, hook, mechanic, tie_policy
 from mafiahost.engine.mechanics.items import give_item, items_of, take_item
 from mafiahost.engine.night import run_ability
 
@@ -99,7 +99,37 @@ def _found(g) -> list:
     return list(g.state.counters.get("mafia_yakuza_found") or [])
 
 
-@constraint("mafia_yakuza_not_found", targets=False, listed=True)
+def _item_gate(params: dict):
+    """A gate's values for an item constraint: the item (None, no gate, for an item the
+    rules do not list)."""
+    item = params.get("item")
+    return (item,) if item in ITEM_RU else None
+
+
+@fact("mafia_yakuza_unfound")
+def unfound_fact(g, p) -> set:
+    """The bonus items nobody has found yet in this game (``not_found``'s gate)."""
+    found = g.state.counters.get("mafia_yakuza_found") or ()
+    return {item for item in ITEM_RU if item not in found}
+
+
+@fact("mafia_yakuza_ready")
+def ready_fact(g, p) -> set:
+    """The items ``p`` holds and may use now (``item_ready``'s gate: ``has_ready``)."""
+    s = g.state
+    held = s.status_value(p, "items") or {}
+    ready = s.status_value(p, "item_ready") or {}
+    return {item for item, n in held.items() if n and ready.get(item, 0) <= s.idx}
+
+
+@fact("mafia_yakuza_day_free")
+def day_free_fact(g, p) -> tuple:
+    """(True,) unless ``p`` has lost today's day move (``day_move``'s gate)."""
+    return () if g.state.has(p, "day_blocked") else (True,)
+
+
+@constraint("mafia_yakuza_not_found", targets=False, listed=True,
+            gate=("mafia_yakuza_unfound", _item_gate), exact=True)
 def not_found(g, p, ab, ts, params):
     """Each bonus item lies in the location once (1.2.3: «в количестве одной штуки»)."""
     item = params["item"]
@@ -119,7 +149,8 @@ def find(dc, actor, targets, params):
     grant(g, actor, item, "found")
 
 
-@constraint("mafia_yakuza_item", targets=False)
+@constraint("mafia_yakuza_item", targets=False,
+            gate=("mafia_yakuza_ready", _item_gate), exact=True)
 def item_ready(g, p, ab, ts, params):
     """The item is held and usable (found before this move: 1.2.1.4)."""
     item = params["item"]
@@ -628,7 +659,8 @@ def dawn(n, params):
 
 # ---- the day ---------------------------------------------------------------------------------
 
-@constraint("mafia_yakuza_day_move", targets=False)
+@constraint("mafia_yakuza_day_move", targets=False,
+            gate=("mafia_yakuza_day_free", lambda params: (True,)), exact=True)
 def day_move(g, p, ab, ts, params):
     if g.state.has(p, "day_blocked"):
         return (f"«{p.name}» сегодня без дневного хода.",

@@ -82,7 +82,7 @@ def test_gates_are_kept_only_for_abilities_drawn_from_the_list():
         for c in lust.constraints)
 
 
-@pytest.mark.parametrize("ruleset", ["singapore"])
+@pytest.mark.parametrize("ruleset", ["indians", "singapore"])
 def test_a_pool_filter_keeps_what_its_constraint_allows_of_each(ruleset):
     """A constraint's ``pool`` filter (``mechanics.constraint(pool=...)``) keeps, of a
     list of names, exactly those the constraint allows as a one-target move's target, in
@@ -106,3 +106,42 @@ def test_a_pool_filter_keeps_what_its_constraint_allows_of_each(ruleset):
                         dropped += len(names) - len(want)
             g.resolve()
     assert filtered > 0 and dropped > 0
+
+
+def test_the_duel_pool_keeps_out_women_hunters_and_past_opponents():
+    """indians' duel pool (``_duel_pool``) against its constraint asked target by target,
+    through a day where one declares herself a woman, one goes hunting, a pair has fought
+    before, and then a duel is declared (states the random games above rarely reach
+    before their first duel)."""
+    from mafiahost.rules.abilities.indians import duel_rules
+
+    g = new_random_game("indians", 12, 1)
+    while not (g.state.phase == "day" and g.state.number >= 2):
+        g.resolve()
+    order = [q.name for q in g.state.order]
+    pf = mechanics.POOL_FILTERS[duel_rules]
+
+    def agree(kept_out):
+        for p in g.state.order:
+            if p.role + ".duel" not in g.rules.abilities:
+                continue
+            ab = g.rules.abilities[p.role + ".duel"]
+            want = [n for n in order if duel_rules(g, p, ab, (n,), {}) is None]
+            assert pf(g, p, ab, list(order), {}) == want, (p.name, want)
+            for n in kept_out:
+                assert n not in want
+        return want
+
+    agree([])
+    g.set_status(g.state.players[order[1]], "dueled:" + order[2], True)
+    g.submit(order[3], "woman")
+    g.submit(order[4], "hunt")
+    agree([order[3], order[4]])
+    p1 = g.state.players[order[1]]
+    ab1 = g.rules.abilities[p1.role + ".duel"]
+    assert order[2] not in pf(g, p1, ab1, list(order), {})
+    assert order[2] in pf(g, g.state.players[order[6]],
+                          g.rules.abilities[g.state.players[order[6]].role + ".duel"],
+                          list(order), {})
+    g.submit(order[5], "duel", (order[7],))
+    assert agree([]) == []                    # one duel a day

@@ -53,10 +53,10 @@ def _copied_spec(g, p, ab):
     return role, g.rules.abilities.get(f"{role}.{ab.id}")
 
 
-@constraint("antem_hermit_has")
+@constraint("antem_hermit_has", targets=False)
 def hermit_has(g, p, ab, ts, params):
-    """The hermit may send only an action of the role he holds, under that role's target
-    rules (a copied `heal a fellow mafioso` means himself, and so on)."""
+    """The hermit may send only an action of the role he holds (``antem_hermit_targets``:
+    under that role's target rules). Never reads the targets: asked once per ability."""
     role, spec = _copied_spec(g, p, ab)
     if role is None:
         return ("У Отшельника пока нет действия: в первую ночь он неактивен, а потом берёт "
@@ -72,6 +72,17 @@ def hermit_has(g, p, ab, ts, params):
         return (f"«{spec.name_ru}» ещё недоступна: {spec.requires_ru or spec.requires_status}.",
                 f"'{spec.name_en}' is not available yet: "
                 f"{spec.requires_en or spec.requires_status}.")
+    return None
+
+
+@constraint("antem_hermit_targets")
+def hermit_targets(g, p, ab, ts, params):
+    """The hermit's action under the target rules of the role he holds (a copied `heal a
+    fellow mafioso` means himself, and so on); ``antem_hermit_has`` refuses first where he
+    holds no such action."""
+    _role, spec = _copied_spec(g, p, ab)
+    if spec is None:
+        return None
     return g.why_not_targets(p, spec, ts)
 
 

@@ -232,7 +232,29 @@ def hunt_rules(g, p, ab, ts, params):
     return None
 
 
-@constraint("indians_duel_rules")
+def _duel_pool(g, p, ab, names: list, params: dict) -> list:
+    """``duel_rules`` asked of each of ``names`` as the challenge's target, at once: the
+    day's moves read once (a duel already declared, the women declared and the hunters of
+    today), where asking it target by target read them for each."""
+    s = g.state
+    if _duel_today(g) is not None or vote_loss(g, p) is not None:
+        return []
+    abilities = g.rules.abilities
+    women: set = set()
+    hunters: set = set()
+    for a in s.day_actions:
+        aid = abilities[a.ability].id
+        if aid == "woman":
+            women.add(a.actor)
+        elif aid == "hunt":
+            hunters.add(a.actor)
+    players = s.players
+    return [t for t in names
+            if t not in women and t not in hunters and not s.has(players[t], "female")
+            and not s.has(p, "dueled:" + t)]
+
+
+@constraint("indians_duel_rules", pool=_duel_pool)
 def duel_rules(g, p, ab, ts, params):
     s = g.state
     d = _duel_today(g)

@@ -49,7 +49,7 @@ def test_no_legal_action_refused(dtype):
 
 
 
-@pytest.mark.parametrize("ruleset", ["gemini", "singapore", "classic", "musketeers"])
+@pytest.mark.parametrize("ruleset", ["gemini", "singapore", "classic", "musketeers", "vanilla"])
 def test_the_environments_masks_drawn_as_the_idiom(ruleset):
     """A mask the environment has just made is drawn from the rows it was made of
     (``core.LastMask``, ``Codec.kth_legal``): the same draw as the idiom, at every turn of

@@ -79,12 +79,12 @@ def random_action(mask: Any, rng: Any) -> int:
     ``k = int(rng.random() * count)`` (``rng``: anything with a ``random()`` in [0, 1),
     such as ``random.Random``), the draw of the common idiom
     ``legal = mask.view(bool).nonzero()[0]; int(legal[int(rng.random() * len(legal))])``.
-    A small mask of single bytes (at most ``SMALL_MASK`` actions, vanilla's 59) is read
-    from its bytes in two compiled loops (count the legal ones, then walk to the ``k``-th):
-    about 30 instructions a byte and no call, where ``bytes`` methods (two counts and a
-    split, as this function did before) cost about a thousand instructions a call. A larger
-    mask with the bytes of the environment's last mask (``LAST``, compared) is drawn from
-    the rows it was made of (``Codec.kth_legal``). Any other is read by
+    A mask with the bytes of the environment's last mask (``LAST``, compared) is drawn
+    from the rows it was made of (``Codec.kth_legal``). Any other small mask of single
+    bytes (at most ``SMALL_MASK`` actions, vanilla's 59) is read from its bytes in two
+    compiled loops (count the legal ones, then walk to the ``k``-th): about 30
+    instructions a byte and no call, where ``bytes`` methods (two counts and a split)
+    cost about a thousand instructions a call. Any other is read by
     NumPy's ``nonzero`` over a bool view (vectorised: about 9 k instructions a draw at
     gemini's 479 actions, where the ``bytes`` methods took 13 k), a mask of wider items by
     ``flatnonzero``. Any value other than 0 is legal, as for NumPy.
@@ -94,6 +94,11 @@ def random_action(mask: Any, rng: Any) -> int:
     n = len(mask)
     b: bytes = mask.tobytes()
     if len(b) == n:                         # one byte an action
+        a = LAST.draw(b, rng)               # the environment's last mask: from its rows
+        if a >= 0:
+            return a
+        if a == -1:
+            raise ValueError("the mask has no legal action")
         if n <= SMALL_MASK:
             count = 0
             for i in range(n):
@@ -107,11 +112,6 @@ def random_action(mask: Any, rng: Any) -> int:
                     if k == 0:
                         return i
                     k -= 1
-        a = LAST.draw(b, rng)               # the environment's last mask: from its rows
-        if a >= 0:
-            return a
-        if a == -1:
-            raise ValueError("the mask has no legal action")
     legal = mask.view(_bool).nonzero()[0] if mask.itemsize == 1 else _flatnonzero(mask)
     if not len(legal):
         raise ValueError("the mask has no legal action")

@@ -106,21 +106,21 @@ def _item_gate(params: dict):
     return (item,) if item in ITEM_RU else None
 
 
-# the found items ``unfound_fact`` last read, and the items not among them (a memo: the
-# same list of found items gives the same set, so it is made once per find, not once per
-# player and legal list)
-_UNFOUND: list = [None, frozenset()]
+# (the found items ``unfound_fact`` last read, the items not among them): a memo, one
+# tuple stored at once (the same list of found items gives the same set, so it is made
+# once per find, not once per player and legal list)
+_UNFOUND: list = [None]
 
 
 @fact("mafia_yakuza_unfound")
 def unfound_fact(g, p) -> frozenset:
     """The bonus items nobody has found yet in this game (``not_found``'s gate)."""
     found = g.state.counters.get("mafia_yakuza_found") or []
-    memo = _UNFOUND
-    if memo[0] is None or found != memo[0]:
-        memo[0] = list(found)
-        memo[1] = frozenset(item for item in ITEM_RU if item not in found)
-    return memo[1]
+    got = _UNFOUND[0]
+    if got is None or found != got[0]:
+        got = (list(found), frozenset(item for item in ITEM_RU if item not in found))
+        _UNFOUND[0] = got
+    return got[1]
 
 
 @fact("mafia_yakuza_ready")

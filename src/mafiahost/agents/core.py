@@ -45,29 +45,27 @@ class LastMask:
     from (``Codec.pieces``), for ``random_action``: handed a mask of the same bytes
     (compared, so a mask changed since, or another environment's, is read from its own
     bytes), it finds the ``k``-th legal action from the rows' bits (``Codec.kth_legal``),
-    where NumPy's ``nonzero`` over the whole mask costs about 9 k instructions a call."""
+    where NumPy's ``nonzero`` over the whole mask costs about 9 k instructions a call.
+    The four are kept as one tuple, replaced whole, so a reader never pairs one mask's
+    bytes with another's rows."""
 
     def __init__(self) -> None:
-        self.mask: bytes = b""
-        self.rows: list[tuple[int, bytes, int]] = []
-        self.loose: list[int] = []
-        self.codec: Codec | None = None
+        self.last: tuple[bytes, list[tuple[int, bytes, int]], list[int], Codec] | None = None
 
     def keep(self, mask: bytes, rows: list[tuple[int, bytes, int]], loose: list[int],
              codec: Codec) -> None:
-        self.mask = mask
-        self.rows = rows
-        self.loose = loose
-        self.codec = codec
+        self.last = (mask, rows, loose, codec)
 
     def draw(self, b: bytes, rng: Any) -> int:
         """``random_action``'s draw from mask bytes ``b`` if they are the last mask's (-1
         for a mask without a legal action), else -2."""
-        m = self.mask
-        codec = self.codec
-        if codec is None or len(b) != len(m) or b != m:
+        last = self.last
+        if last is None:
             return -2
-        return codec.kth_legal(m, self.rows, self.loose, rng.random())
+        m = last[0]
+        if len(b) != len(m) or b != m:
+            return -2
+        return last[3].kth_legal(m, last[1], last[2], rng.random())
 
 
 LAST: Final = LastMask()

@@ -293,3 +293,34 @@ def test_singapore_role_naming_moves_and_answers_are_played_through_the_env():
 def codec_questions(g, seat):
     from mafiahost.agents.codec import open_questions
     return open_questions(g.state, seat)
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_has_something_is_the_legal_lists_answer(ruleset):
+    """``Core.has_something`` (which answers "nothing" without the legal lists for a dead
+    seat without a move for the dead, and for a seat without votes whose abilities' slots
+    are all filled) agrees, for every seat at every turn of a game, with the legal lists
+    themselves: some legal move, or a vote the seat has not cast."""
+    from mafiahost.agents.core import random_action
+    from mafiahost.engine.day import legal_votes
+
+    e = raw_env(ruleset=ruleset, players=12)
+    e.reset(seed=6)
+    rng = random.Random(6)
+    turns = nothing = 0
+    while e.agents and turns < 250:
+        a = e.agent_selection
+        if e.terminations[a] or e.truncations[a]:
+            e.step(None)
+            continue
+        action = random_action(e.observe(a), rng)
+        g = e.game
+        for seat in e.possible_agents:
+            p = g.state.players[seat]
+            want = bool(g.legal_move_groups(seat)) or (
+                seat not in e.voted and bool(legal_votes(g, p)))
+            assert e.core.has_something(seat) == want, (turns, seat)
+            nothing += not want
+        e.step(action)
+        turns += 1
+    assert turns > 20 and nothing > 0

@@ -483,12 +483,24 @@ class Core:
             # votes left, and no moves when its role has no abilities in this phase; a
             # dead seat has no vote, and no moves unless its role has an ability for the
             # dead in this phase (``RulesetSpec.dead_movers``, ``Game._actor_abilities``)
+            # Nor has a seat without votes (by night, or having voted) whose every
+            # ability of this phase has its slot filled: his own move sent, or his
+            # faction's common one (``_actor_abilities`` passes over each such ability
+            # first); the usual case of a seat that comes round again after its move.
             p = st.players[seat]
             if not p.alive:
                 if (p.role, st.phase) not in self.rules.dead_movers:
                     return False
-            elif seat in self.voted and not self.rules.by_phase[p.role][st.phase]:
-                return False
+            elif st.phase != "day" or seat in self.voted:
+                slots = st.slots
+                for ab in self.rules.by_phase[p.role][st.phase]:
+                    if ab.shared:
+                        if ("faction", ab.owner or p.faction, ab.id) not in slots:
+                            break
+                    elif (seat, ab.slot) not in slots:
+                        break
+                else:
+                    return False
         self.legal(seat)
         return bool(self.cur_moves or self.cur_votes)
 

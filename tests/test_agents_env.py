@@ -101,8 +101,8 @@ def test_mask_is_the_engines_legal_moves(ruleset):
 @pytest.mark.parametrize("ruleset", ["gemini", "singapore", "vanilla"])
 def test_an_agent_writing_into_its_mask_changes_nothing(ruleset):
     """Each observation's mask is the agent's own array: writing into it changes neither
-    the next observation's mask nor what the step accepts (a moves' mask is handed out over
-    the memory it was built in, once; the step checks its own copy)."""
+    the next observation's mask nor what the step accepts (the array is made over its own
+    copy of the mask's bytes; the step checks the immutable bytes it keeps)."""
     e = raw_env(ruleset=ruleset, players=12)
     e.reset(seed=2)
     checked = 0

@@ -33,7 +33,7 @@ PASS: Final = 0
 ANSWER: Final = "answer"
 ANSWER_SLOTS: Final = 4          # open questions a seat can answer at once
 ANSWER_OPTIONS: Final = 8        # options of one question
-PATTERNS: Final = 4096           # a block's byte patterns kept (``Codec.mark``)
+PATTERNS: Final = 4096           # a row width's byte patterns kept (``Codec.pieces``)
 
 ONE: Final = b"\x01"
 
@@ -118,7 +118,7 @@ class Codec:
             i: ("vote", t) for i, t in enumerate(self.vote_targets, 1)}
         self._offsets: list[int] = [b[3] for b in self.blocks]
         self._tables: list[dict[tuple, int]] = [{} for _ in self.blocks]
-        # the blocks by target count, then ability id (``mark``: a string key, where the
+        # the blocks by target count, then ability id (``pieces``: a string key, where the
         # tuple (ability, count) of ``block_of`` is hashed anew at each look-up)
         self._by_k: list[dict[str, int]] = []
         for (aid, count), bi in self.block_of.items():
@@ -128,7 +128,7 @@ class Codec:
         # a block's row: its actions for one choice of every target but the last (the
         # whole block, for one target), as many as the last target's values
         self._widths: list[int] = [len(b[2][-1]) if b[2] else 1 for b in self.blocks]
-        # a row's bytes for each set of last targets (bits by position), ``mark``: they
+        # a row's bytes for each set of last targets (bits by position), ``pieces``: they
         # depend only on the row's width, so blocks of one width share them
         by_width: dict[int, dict[int, bytes]] = {}
         self._patterns: list[dict[int, bytes]] = [
@@ -290,8 +290,8 @@ class Codec:
     def assemble(self, base: bytes, rows: list[tuple[int, bytes, int]],
                  loose: list[int]) -> bytes:
         """The mask: ``base`` (the pass and the votes, zero elsewhere) with the ``rows`` and
-        single actions of ``pieces`` set. ``rows`` is sorted here (in place: ``legal
-        positions`` reads it in order). The rows are joined with the stretches of
+        single actions of ``pieces`` set. ``rows`` is sorted here (in place: ``kth_legal``
+        reads it in order). The rows are joined with the stretches of
         ``base`` between them, one ``join``, where writing them into a copy of ``base``
         cost about 1.5 k instructions a slice assignment and 550 a byte."""
         rows.sort()

@@ -478,15 +478,14 @@ class Core:
     def has_something(self, seat: str) -> bool:
         st = self.game.state
         if not st.questions:
-            # ``legal``'s answer, without making its lists, where it is sure to be
-            # nothing (no question is open, so no answers): a seat that has voted has no
-            # votes left, and no moves when its role has no abilities in this phase; a
-            # dead seat has no vote, and no moves unless its role has an ability for the
-            # dead in this phase (``RulesetSpec.dead_movers``, ``Game._actor_abilities``)
-            # Nor has a seat without votes (by night, or having voted) whose every
-            # ability of this phase has its slot filled: his own move sent, or his
-            # faction's common one (``_actor_abilities`` passes over each such ability
-            # first); the usual case of a seat that comes round again after its move.
+            # ``legal``'s answer without its lists where it is sure to be nothing (no
+            # question is open, so no answers): a dead seat has no vote, and no moves
+            # unless its role has an ability for the dead in this phase
+            # (``RulesetSpec.dead_movers``); a seat without votes (by night, or having
+            # voted) has no moves when every ability of its role in this phase has its
+            # slot filled, by its own move or its faction's common one
+            # (``Game._actor_abilities`` passes over each such ability): the usual case
+            # of a seat that comes round again after its move, or has no abilities now.
             p = st.players[seat]
             if not p.alive:
                 if (p.role, st.phase) not in self.rules.dead_movers:

@@ -95,8 +95,13 @@ def spend(g, p, item: str, why: str = "used") -> bool:
     return take_item(g, p, item, 1, why)
 
 
+def _found_now(g) -> list:
+    """The bonus items found so far in this game (the counter's own list: read only)."""
+    return g.state.counters.get("mafia_yakuza_found") or []
+
+
 def _found(g) -> list:
-    return list(g.state.counters.get("mafia_yakuza_found") or [])
+    return list(_found_now(g))
 
 
 def _item_gate(params: dict):
@@ -115,7 +120,7 @@ _UNFOUND: list = [None]
 @fact("mafia_yakuza_unfound")
 def unfound_fact(g, p) -> frozenset:
     """The bonus items nobody has found yet in this game (``not_found``'s gate)."""
-    found = g.state.counters.get("mafia_yakuza_found") or []
+    found = _found_now(g)
     got = _UNFOUND[0]
     if got is None or found != got[0]:
         got = (list(found), frozenset(item for item in ITEM_RU if item not in found))
@@ -143,7 +148,7 @@ def day_free_fact(g, p) -> tuple:
 def not_found(g, p, ab, ts, params):
     """Each bonus item lies in the location once (1.2.3: «в количестве одной штуки»)."""
     item = params["item"]
-    if item in (g.state.counters.get("mafia_yakuza_found") or ()):
+    if item in _found_now(g):
         return (f"Бонус «{ITEM_RU[item]}» уже нашли в этой игре: каждый бонус один.",
                 f"'{ab.name_en}': this bonus has already been found in this game: there is "
                 f"one of each.")

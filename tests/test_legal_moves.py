@@ -11,7 +11,7 @@ from itertools import product
 import pytest
 
 from mafiahost.engine.errors import Refused
-from mafiahost.engine.game import Game
+from mafiahost.engine.game import Game, TargetPools
 from mafiahost.rules import available
 from mafiahost.sim import new_random_game, play_phase
 
@@ -173,7 +173,7 @@ def _compare_along_games(ruleset, players, seeds, phases):
     """Every player's ``legal_moves`` against ``straightforward_moves`` at the start of each
     phase and after each move sent in it (random legal moves, one player at a time, as the
     environment sends them), in seeded games."""
-    compared = nonempty = 0
+    compared = nonempty = pooled = 0
     for seed in seeds:
         g = new_random_game(ruleset, players, seed)
         rng = random.Random(seed)
@@ -183,6 +183,12 @@ def _compare_along_games(ruleset, players, seeds, phases):
                     got = g.legal_moves(q.name)
                     assert got == straightforward_moves(g, q.name), \
                         (ruleset, seed, g.state.idx, turn, q.name)
+                    # the same list with some abilities' targets as their pools
+                    sets = g.legal_move_sets(q.name)
+                    assert [(aid, ts) for aid, got_ in sets for ts in (
+                        got_.tuples() if isinstance(got_, TargetPools) else got_)] == got, \
+                        (ruleset, seed, g.state.idx, turn, q.name)
+                    pooled += sum(isinstance(got_, TargetPools) for _aid, got_ in sets)
                     compared += 1
                     nonempty += bool(got)
                 for q in g.state.order:          # one random legal move each, if any
@@ -208,7 +214,7 @@ def _compare_along_games(ruleset, players, seeds, phases):
                     except Refused:
                         pass
             g.resolve()
-    return compared, nonempty
+    return compared, nonempty, pooled
 
 
 @pytest.mark.parametrize("ruleset", available())
@@ -218,15 +224,18 @@ def test_legal_moves_is_the_straightforward_list(ruleset):
     list that the obvious search gives, in the same order, for every player (the dead
     included), at every point of a phase."""
     seeds = range(3) if ruleset == "singapore" else range(6)
-    compared, nonempty = _compare_along_games(ruleset, 12, seeds, 12)
+    compared, nonempty, pooled = _compare_along_games(ruleset, 12, seeds, 12)
     assert compared > 100 and nonempty > 20
+    # ``legal_move_sets`` gave some abilities' targets as pools (every rule set has a
+    # killing or checking move that no constraint of its reads the targets of)
+    assert pooled > 10
 
 
 def test_legal_moves_is_the_straightforward_list_singapore_20_seats():
     """singapore at 20 seats deals the roles 12 seats never do (recruiters, the witch, the
     maniac, whose move names a role)."""
-    compared, nonempty = _compare_along_games("singapore", 20, range(2), 10)
-    assert compared > 100 and nonempty > 20
+    compared, nonempty, pooled = _compare_along_games("singapore", 20, range(2), 10)
+    assert compared > 100 and nonempty > 20 and pooled > 10
 
 
 @pytest.mark.parametrize("ruleset", available())

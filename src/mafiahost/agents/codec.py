@@ -27,6 +27,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Any, Final
 
+from ..engine.game import TargetPools
 from ..engine.state import State
 
 PASS: Final = 0
@@ -208,8 +209,9 @@ class Codec:
 
     def pieces(self, groups: list, questions: list[dict] | None = None
                ) -> tuple[list[tuple[int, bytes, int]], list[int]]:
-        """The actions of ``groups`` (``Game.legal_move_groups``: (ability, target tuples),
-        answers as ``("answer", [(question id, option), ...])``), for ``assemble``: the
+        """The actions of ``groups`` (``Game.legal_move_sets``: (ability, target tuples or
+        their pools, ``TargetPools``), answers as ``("answer", [(question id, option),
+        ...])``), for ``assemble``: the
         rows they fill, as (start, bytes, bits), and the answers' single actions (by
         position among ``questions``, the seat's open ones). A row is a block's actions for
         one choice of every target but the last (the whole block, for one target; its one
@@ -221,7 +223,11 @@ class Codec:
         by_k = self._by_k
         for group in groups:
             ability: str = group[0]
-            targets: list = group[1]
+            got = group[1]
+            if isinstance(got, TargetPools):
+                self._pool_rows(rows, ability, got)
+                continue
+            targets: list = got
             if not targets:
                 continue
             first: tuple = targets[0]
@@ -269,6 +275,34 @@ class Codec:
             for r, bits in met.items():
                 rows.append((off + r * width, self._row(pats, bits, width), bits))
         return rows, loose
+
+    def _pool_rows(self, rows: list[tuple[int, bytes, int]], ability: str,
+                   tp: TargetPools) -> None:
+        """``pieces`` of an ability's targets given as their pools (``TargetPools``): the
+        last targets' bits made once from the pool, one dictionary look-up a seat, where
+        the tuples they stand for take one a target."""
+        k = tp.k
+        bi = self._by_k[k][ability]
+        off = self._offsets[bi]
+        pidx = self._pos_index[bi]
+        last = pidx[k - 1]
+        pats = self._patterns[bi]
+        width = self._widths[bi]
+        if k == 1:
+            bits = 0
+            for n in tp.first:
+                bits |= 1 << last[n]
+            rows.append((off, self._row(pats, bits, width), bits))
+            return
+        pool = 0
+        for n in tp.rest:
+            pool |= 1 << last[n]
+        head = pidx[0]
+        distinct = tp.distinct
+        for a in tp.first:
+            bits = pool & ~(1 << last[a]) if distinct else pool
+            if bits:
+                rows.append((off + head[a] * width, self._row(pats, bits, width), bits))
 
     def _row(self, pats: dict[int, bytes], bits: int, width: int) -> bytes:
         """The bytes of a row of ``width`` actions, 1 at the positions of ``bits`` (made

@@ -21,7 +21,7 @@ from typing import Any, Final
 from ..engine.day import legal_votes
 from ..engine.errors import Refused
 from ..engine.events import PUBLIC, Event
-from ..engine.game import Game
+from ..engine.game import Game, TargetPools
 from ..engine.model import RulesetSpec
 from ..rules.setup import deal
 from .codec import PASS, Codec, open_questions
@@ -423,7 +423,7 @@ class Core:
         self.cur_seat = ""
         self.cur_events = 0
         self.cur_idx = 0
-        self.cur_moves: list[tuple[str, list[tuple]]] = []
+        self.cur_moves: list[tuple[str, list[tuple] | TargetPools]] = []
         self.cur_votes: list[str] = []
         self.cur_bytes: Any = None          # the mask as bytes (``mask_bytes``)
         self.cur_array: Any = None          # ... and as an array, for votes only
@@ -454,9 +454,9 @@ class Core:
         self.open_phase()
 
     def legal(self, seat: str) -> None:
-        """Make ``cur_*`` the legal lists of ``seat`` now (``Game.legal_move_groups`` by
-        ability, and the legal votes): one entry, made again after the next event or for
-        another seat."""
+        """Make ``cur_*`` the legal lists of ``seat`` now (``Game.legal_move_sets`` by
+        ability, a pool-made ability's targets as their pools, and the legal votes): one
+        entry, made again after the next event or for another seat."""
         g = self.game
         st = g.state
         if self.cur_ok and self.cur_seat == seat and self.cur_events == len(g.events) \
@@ -465,7 +465,7 @@ class Core:
         # a role without abilities in this phase has only the answers to its questions
         p = st.players[seat]
         if st.questions or self.rules.by_phase[p.role][st.phase]:
-            self.cur_moves = g.legal_move_groups(seat)
+            self.cur_moves = g.legal_move_sets(seat)
         else:
             self.cur_moves = []
         self.cur_votes = [] if seat in self.voted else legal_votes(g, p)

@@ -32,7 +32,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine.game import Game
+from ..engine.game import Game, TargetPools
 from ..rules import load
 from ..sim import NAMES
 from .core import MAX_NUMBER, Board, Core, Knowledge, random_action
@@ -122,7 +122,9 @@ class MafiaEnv(AECEnv):
         """(legal moves, legal votes) of ``seat`` now (``Game.legal_moves``)."""
         core = self.core
         core.legal(seat)
-        return [(aid, ts) for aid, tss in core.cur_moves for ts in tss], core.cur_votes
+        return [(aid, ts) for aid, got in core.cur_moves
+                for ts in (got.tuples() if isinstance(got, TargetPools) else got)], \
+            core.cur_votes
 
     def step(self, action) -> None:
         """A turn (``Core.step``; the instance's own ``step`` is the core's)."""

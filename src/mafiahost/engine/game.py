@@ -9,7 +9,7 @@ and applies it to the state (``engine.state.APPLY``). A refused command raises
 from __future__ import annotations
 
 from itertools import product
-from typing import Any
+from typing import Any, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -171,6 +171,30 @@ def _accepts(accept, warning: tuple[str, str]) -> bool:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)   # balance.simulate.LeanGame
+class TargetPools:
+    """The legal target tuples of an ability of one or two targets no constraint of which
+    reads its targets, as ``Game._targets`` makes them, not listed: the first target from
+    ``first``, the second (``k`` = 2) from ``rest``, never the first one again where the
+    ability's targets are ``distinct`` (``Game.legal_move_sets``). Read-only lists (one
+    may be the state's own)."""
+
+    __slots__ = ("k", "first", "rest", "distinct")
+
+    def __init__(self, k: int, first: list[str], rest: list[str], distinct: bool) -> None:
+        self.k = k
+        self.first = first
+        self.rest = rest
+        self.distinct = distinct
+
+    def tuples(self) -> list[tuple]:
+        """The tuples, in ``Game._targets``' order."""
+        if self.k == 1:
+            return [(n,) for n in self.first]
+        if self.distinct:
+            return [(a, b) for a in self.first for b in self.rest if b != a]
+        return [(a, b) for a in self.first for b in self.rest]
+
+
 class Game:
     def __init__(self, rules: RulesetSpec, seating: list[tuple[str, str]], seed: int = 0,
                  open_first: bool = True, accept_warnings=False,
@@ -995,9 +1019,20 @@ class Game:
         """``legal_moves`` by ability, in the same order: (ability id, its target tuples),
         the abilities with none left out, the answers last as ``("answer", [(id,
         option), ...])``; ``legal_moves`` is their concatenation."""
+        return cast(list[tuple[str, list[tuple]]], self._move_groups(name, False))
+
+    def legal_move_sets(self, name: str) -> list[tuple[str, list[tuple] | TargetPools]]:
+        """``legal_move_groups`` with the target tuples of an ability that no constraint
+        of which reads its targets given as their pools (``TargetPools``), not listed:
+        for a program that reads the set of legal moves, not each move (the action mask
+        of ``agents``). ``TargetPools.tuples`` lists them, in the same order."""
+        return self._move_groups(name, True)
+
+    def _move_groups(self, name: str, pooled: bool
+                     ) -> list[tuple[str, list[tuple] | TargetPools]]:
         p = self.player(name)
         s = self.state
-        out: list[tuple[str, list[tuple]]] = []
+        out: list[tuple[str, list[tuple] | TargetPools]] = []
         pools: dict = {}                # the target pools, shared by abilities alike
         facts: dict = {}                # the gates' facts about ``p``, each asked once
         for ab in self._actor_abilities(p):
@@ -1008,6 +1043,12 @@ class Game:
             if gates and self.gated_out(p, gates, facts):
                 continue                # a gate refuses it: so would one of its constraints
             if ab.targets:
+                if pooled and not ab.reads_targets and not ab.names_role \
+                        and ab.targets <= 2:
+                    tp = self._target_pools(p, ab, pools, bool(gates))
+                    if tp is not None:
+                        out.append((aid, tp))
+                    continue
                 tss = self._targets(p, ab, pools, bool(gates))
                 if tss:
                     if ab.names_role:
@@ -1226,6 +1267,29 @@ class Game:
                     if not cands:
                         break
         return cands
+
+    def _target_pools(self, p: Player, ab: AbilitySpec, memo: dict | None,
+                      gated: bool) -> TargetPools | None:
+        """``_targets`` of an ability of one or two targets that no constraint reads the
+        targets of (nor names a role), as its pools, not listed (``legal_move_sets``);
+        None where ``_targets`` would list none."""
+        checks = ab.after_gates if gated else ab.constraint_fns
+        if checks is None:
+            checks = _constraint_fns(ab)
+        # as ``_targets``: the constraints that never read the targets, given none (a
+        # per-target one is asked only of an ability that reads its targets)
+        for fn, params, per_target in checks:
+            if not per_target and fn(self, p, ab, (), params) is not None:
+                return None
+        first, pool = self._pools(p, ab, memo)
+        if not first:
+            return None
+        k = ab.targets
+        distinct = ab.distinct_targets
+        if k == 2 and (not pool or (distinct and len(pool) == 1 and len(first) == 1
+                                    and first[0] == pool[0])):
+            return None                 # no second target, or only the first one again
+        return TargetPools(k, first, pool, distinct)
 
     def random_legal_targets(self, p: Player, ab: AbilitySpec, rnd,
                              gated: bool = False) -> tuple | None:

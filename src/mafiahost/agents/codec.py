@@ -347,31 +347,23 @@ class Codec:
             m = bytes(ba)
         return m
 
-    def kth_legal(self, mask: bytes, rows: list[tuple[int, bytes, int]], loose: list[int],
-                  u: float) -> int:
+    def kth_legal(self, heads: list[int], rows: list[tuple[int, bytes, int]],
+                  loose: list[int], u: float) -> int:
         """The ``k``-th legal action (in order) of a mask ``assemble`` made from ``rows``
-        (sorted) and ``loose``, for ``k = int(u * count)`` (``u`` in [0, 1)); -1 when there
-        is none. The pass and votes are read from the mask's first bytes, the rows from
-        their bits, row by row: the mask's other bytes are not read."""
-        first = self.first_block
-        votes = 0
-        for i in range(first):
-            if mask[i]:
-                votes += 1
+        (sorted) and ``loose`` over a base whose legal pass and votes are ``heads`` (in
+        order), for ``k = int(u * count)`` (``u`` in [0, 1)); -1 when there is none. The
+        rows are read from their bits, row by row: the mask's bytes are not read."""
+        votes = len(heads)
         count = votes
         for row in rows:
             count += self._ones(row[2])
-        answers: list[int] = sorted(set(loose)) if loose else []
+        answers: list[int] = sorted(set(loose)) if loose else loose
         count += len(answers)
         if count == 0:
             return -1
         k = int(u * count)
         if k < votes:
-            for i in range(first):
-                if mask[i]:
-                    if k == 0:
-                        return i
-                    k -= 1
+            return heads[k]
         k -= votes
         for row in rows:
             x = row[2]

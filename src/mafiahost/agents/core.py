@@ -30,7 +30,8 @@ _np: Any = importlib.import_module("numpy")
 _zeros: Any = _np.zeros
 _maximum: Any = _np.maximum
 _float32: Any = _np.float32
-_int8: Any = _np.int8
+# a dtype object, not the type: NumPy converts a type to its dtype at every call
+_int8: Any = _np.dtype(_np.int8)
 _frombuffer: Any = _np.frombuffer
 _flatnonzero: Any = _np.flatnonzero
 _bool: Any = _np.bool_
@@ -38,23 +39,27 @@ _bool: Any = _np.bool_
 MAX_NUMBER = 50.0
 VOTE_MASKS = 4096           # the vote masks kept (legal votes -> their mask)
 SMALL_MASK: Final = 128     # masks read byte by byte by ``random_action``
+# a mask of votes only: no rows, no single actions (``LastMask``; read, never changed)
+NO_ROWS: Final[list[tuple[int, bytes, int]]] = []
+NO_ACTIONS: Final[list[int]] = []
 
 
 class LastMask:
     """The mask the environment made last (``Core.mask_bytes``), with what it was made
     from (``Codec.pieces``), for ``random_action``: handed a mask of the same bytes
     (compared, so a mask changed since, or another environment's, is read from its own
-    bytes), it finds the ``k``-th legal action from the rows' bits (``Codec.kth_legal``),
-    where NumPy's ``nonzero`` over the whole mask costs about 9 k instructions a call.
-    The four are kept as one tuple, replaced whole, so a reader never pairs one mask's
-    bytes with another's rows."""
+    bytes), it finds the ``k``-th legal action from the pass and votes' list and the rows'
+    bits (``Codec.kth_legal``), where NumPy's ``nonzero`` over the whole mask costs about
+    9 k instructions a call. The five are kept as one tuple, replaced whole, so a reader
+    never pairs one mask's bytes with another's rows."""
 
     def __init__(self) -> None:
-        self.last: tuple[bytes, list[tuple[int, bytes, int]], list[int], Codec] | None = None
+        self.last: tuple[bytes, list[int], list[tuple[int, bytes, int]], list[int],
+                         Codec] | None = None
 
-    def keep(self, mask: bytes, rows: list[tuple[int, bytes, int]], loose: list[int],
-             codec: Codec) -> None:
-        self.last = (mask, rows, loose, codec)
+    def keep(self, mask: bytes, heads: list[int], rows: list[tuple[int, bytes, int]],
+             loose: list[int], codec: Codec) -> None:
+        self.last = (mask, heads, rows, loose, codec)
 
     def draw(self, b: bytes, rng: Any) -> int:
         """``random_action``'s draw from mask bytes ``b`` if they are the last mask's (-1
@@ -65,7 +70,7 @@ class LastMask:
         m = last[0]
         if len(b) != len(m) or b != m:
             return -2
-        return last[3].kth_legal(m, last[1], last[2], rng.random())
+        return last[4].kth_legal(last[1], last[2], last[3], rng.random())
 
 
 LAST: Final = LastMask()
@@ -378,12 +383,13 @@ class Core:
         layout["size"] = pos
         self.layout = layout
         self.size: int = self.codec.size
-        # legal votes -> their mask (bytes, and the array ``mask`` copies)
-        self._vote_masks: dict[tuple, tuple[bytes, Any]] = {}
+        # legal votes -> their mask (bytes, the array ``mask`` copies, and the legal
+        # actions: the pass and the votes, in order)
+        self._vote_masks: dict[tuple, tuple[bytes, Any, list[int]]] = {}
         # the last of them asked for (a list compared costs less than a tuple made and
         # looked up)
         self._last_votes: list[str] = []
-        self._last_mask: tuple[bytes, Any] = self.vote_mask([])
+        self._last_mask: tuple[bytes, Any, list[int]] = self.vote_mask([])
         self.zero_bytes: bytes = bytes(self.size)   # the mask of a seat whose turn it is not
         by_phase = rules.by_phase
         self._dead_acts: set[str] = {
@@ -593,7 +599,9 @@ class Core:
                     else:
                         try:
                             if kind[0] == "vote":
-                                g.vote(a, kind[1])
+                                # one of ``legal_votes`` (the mask's) for this very
+                                # state: recorded as ``vote`` records it after its check
+                                g.cast_vote(g.state.players[a], kind[1])
                                 self.voted.add(a)
                             else:
                                 self.send(a, kind[1], kind[2])
@@ -706,11 +714,11 @@ class Core:
                 qs = open_questions(st, agent) if st.questions else None
                 rows, loose = codec.pieces(moves, qs)
                 m = codec.assemble(base[0], rows, loose)
-                LAST.keep(m, rows, loose, codec)
+                LAST.keep(m, base[2], rows, loose, codec)
                 self.cur_array = None
             else:                     # votes only: the votes' mask, and its array
                 m = base[0]
-                LAST.keep(m, [], [], self.codec)
+                LAST.keep(m, base[2], NO_ROWS, NO_ACTIONS, self.codec)
                 self.cur_array = base[1]
             self.cur_bytes = m
         return m
@@ -726,16 +734,17 @@ class Core:
         # its own memory (an agent may write into the array it is handed)
         return _frombuffer(bytearray(m), _int8)
 
-    def vote_mask(self, votes: list[str]) -> tuple[bytes, Any]:
+    def vote_mask(self, votes: list[str]) -> tuple[bytes, Any, list[int]]:
         """The mask of a pass and the legal votes ``votes``, as bytes and as an array
-        (never handed out: ``mask`` gives copies)."""
+        (never handed out: ``mask`` gives copies), and its legal actions in order."""
         ba = bytearray(self.size)
         vi = self.codec.vote_index
         ba[PASS] = 1
         for t in votes:
             ba[vi[t]] = 1
         b = bytes(ba)
-        return b, _frombuffer(bytearray(b), _int8)
+        heads = [i for i in range(self.codec.first_block) if b[i]]
+        return b, _frombuffer(bytearray(b), _int8), heads
 
     def observe(self, agent: str) -> dict[str, Any]:
         vec = self.knowledge[agent].update(None)

@@ -824,6 +824,12 @@ class Game:
             raise Refused(*why)
         if fixed:
             return self.emit("vote", PUBLIC, voter=p.name, target=target, fixed=True)
+        return self.cast_vote(p, target)
+
+    def cast_vote(self, p: Player, target: str) -> Event:
+        """``vote`` after its check: a vote ``check_vote`` accepts from ``p`` now, as one
+        of ``day.legal_votes`` for this very state is (a program's choice from the list,
+        ``agents``), recorded without being judged a second time."""
         # ``emit("vote", PUBLIC, voter=..., target=...)`` and its apply (``state._vote``),
         # made here at once
         name = p.name

@@ -419,6 +419,7 @@ class Core:
         self.queue: list[str] = []
         self.phases = 0
         self.ended = False                  # ``finish`` has run: every agent is done
+        self.unpaid = False                 # ``finish`` set rewards no dead step cleared
         self.selection = names[0] if names else ""
         # the agent selected when the first done agent left (``dead_step``; PettingZoo's
         # ``_skip_agent_selection``)
@@ -456,6 +457,7 @@ class Core:
         self.cur_ok = False
         self.cur_bytes = None
         self.ended = False
+        self.unpaid = False
         self.skip = None
         self.open_phase()
 
@@ -566,6 +568,7 @@ class Core:
         for a in self.agents:
             cum[a] = 0
         self.ended = True
+        self.unpaid = True
         self.queue = []
         self.selection = self.agents[0]
 
@@ -661,9 +664,11 @@ class Core:
             if self.skip is not None:
                 self.selection = self.skip
             self.skip = None
-        rewards = self.rewards
-        for other in rewards:
-            rewards[other] = 0
+        if self.unpaid:                 # the rewards set at the end, cleared once: the
+            rewards = self.rewards      # steps after the first find them zero already
+            for other in rewards:
+                rewards[other] = 0
+            self.unpaid = False
         self.shell.agent_selection = self.selection
 
     def send(self, seat: str, aid: str, ts: tuple) -> None:

@@ -6,7 +6,7 @@ ruleset and seating; every table below is a pure function of (state, event).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from .dice import Dice
 
@@ -57,6 +57,7 @@ class State:
         "dice",
         "expires",
         "idx",
+        "memo",
         "number",
         "order",
         "over",
@@ -106,6 +107,9 @@ class State:
         # this phase's moves by slot: (actor, slot) or ("faction", owner, ability id)
         self.slots: dict[tuple, Action] = {}
         self.census = 0          # bumped when who is alive, or on which side, changes
+        # answers that hold while the census is unchanged (who sits in which role, alive
+        # or not), by key: (census, answer) (``mechanics.targets.role_seated``)
+        self.memo: dict[Any, tuple[int, Any]] = {}
         # no status set since the last sweep ends before this phase index (a lower bound
         # of every ``until``): the sweep at a phase's start skips the players while no
         # status can have run out

@@ -59,7 +59,19 @@ def role_seated(g, p, ab, ts, params):
     """The move exists only in a game that seats a role with the tag ``tag``, or the role
     ``role`` (the classic mafia's second shot, for the sleepwalker; mafia-yakuza's orders, for
     the killer). Judged by the seating, alive or not, so the refusal tells nobody who the
-    role is or whether he lives."""
+    role is or whether he lives. The answer holds while the census is unchanged (a role
+    changes only with it): kept in ``State.memo`` by ability."""
+    s = g.state
+    key = ("role_seated", ab.key)
+    hit = s.memo.get(key)
+    if hit is not None and hit[0] == s.census:
+        return hit[1]
+    why = _role_seated(g, ab, params)
+    s.memo[key] = (s.census, why)
+    return why
+
+
+def _role_seated(g, ab, params):
     roles = g.rules.roles
     if "role" in params:
         want = params["role"]

@@ -167,13 +167,23 @@ def legal_votes(g, p) -> list[str]:
     if not hooks:
         return cands
     voter_only = mechanics.VOTER_ONLY_HOOKS
+    pools = mechanics.VOTE_POOL_FILTERS
     per_target = []
+    filters = []
     for h in hooks:
         if h[0] in voter_only:
             if h[0](g, p, "abstain", h[1]) is not None:    # the target is not read
                 return []
+        elif h[0] in pools:
+            filters.append(h)
         else:
             per_target.append(h)
+    # a hook with a pool filter filters the candidates in one call (the votes allowed are
+    # those every hook allows, so the order they are asked in does not matter)
+    for fn, params in filters:
+        cands = pools[fn](g, p, cands, params)
+        if not cands:
+            return []
     if not per_target:
         return cands
     return [t for t in cands if _hooks_refusal(g, p, t, per_target) is None]

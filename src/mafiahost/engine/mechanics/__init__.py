@@ -49,6 +49,7 @@ PARTNER_CONSTRAINTS: set = set()      # constraints that read other players' mov
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due
 HOOKS: dict = {}           # (kind, name) -> fn
 VOTER_ONLY_HOOKS: set = set()   # vote_check hooks that read the voter, never the target
+VOTE_POOL_FILTERS: dict = {}    # vote_check hook -> fn(g, voter, names, params): those allowed
 CONDITIONS: dict = {}      # name -> fn(census, own, me, arg) -> bool
 TIE_POLICIES: dict = {}    # name -> fn(g, dc, leaders, for_) -> list of names to lynch (0 or 1)
 GUARD_SETTLE: Any = None   # set by protect.py: how a guard meets an attack at dawn
@@ -147,19 +148,29 @@ def scheduled(name: str):
     return deco
 
 
-def hook(kind: str, name: str, voter_only: bool = False):
+def hook(kind: str, name: str, voter_only: bool = False, pool=None):
     """``voter_only=True`` (a ``vote_check`` hook): its answer depends on the voter alone,
     never on the target, so the list of legal votes asks it once per voter, not once per
-    target (``tests/test_legal_votes.py`` checks that it answers alike for every target)."""
+    target (``tests/test_legal_votes.py`` checks that it answers alike for every target).
+
+    ``pool=fn(g, voter, names, params)`` (a ``vote_check`` hook that reads the target):
+    the targets of ``names`` (a list not to be changed: players' names, ``against_all``,
+    ``abstain``) it allows, in order, as asking it about each would; the list of legal
+    votes filters its candidates with it in one call (``tests/test_legal_votes.py``
+    checks the two agree)."""
     if kind not in HOOK_KINDS:
         raise ValueError(f"hook kind {kind!r}; kinds: {', '.join(HOOK_KINDS)}")
-    if voter_only and kind != "vote_check":
-        raise ValueError(f"hook {name!r}: voter_only is for a vote_check hook")
+    if (voter_only or pool is not None) and kind != "vote_check":
+        raise ValueError(f"hook {name!r}: voter_only and pool are for a vote_check hook")
+    if voter_only and pool is not None:
+        raise ValueError(f"hook {name!r}: a voter_only hook needs no pool filter")
 
     def deco(fn):
         _register(HOOKS, (kind, name), fn, f"{kind} hook")
         if voter_only:
             VOTER_ONLY_HOOKS.add(fn)
+        if pool is not None:
+            VOTE_POOL_FILTERS[fn] = pool
         return fn
     return deco
 

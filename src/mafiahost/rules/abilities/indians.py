@@ -169,7 +169,17 @@ def hunt(dc, actor, targets, params):
         g.emit("vote_lost", PUBLIC, player=actor.name, why="hunt")
 
 
-@hook("vote_check", "indians_duel_vote_locked")
+def _duel_vote_pool(g, p, names, params):
+    """``duel_vote_locked`` for the targets ``names`` at once (``legal_votes``): the day's
+    challenge read once."""
+    d = _duel_today(g)
+    if d is not None and d.actor == p.name:
+        t = d.targets[0]
+        return [n for n in names if n == t]
+    return names
+
+
+@hook("vote_check", "indians_duel_vote_locked", pool=_duel_vote_pool)
 def duel_vote_locked(g, p, target, params):
     """«Менять голос и/или отзывать поединок нельзя»: the challenge is the challenger's vote."""
     d = _duel_today(g)

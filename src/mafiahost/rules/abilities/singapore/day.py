@@ -19,7 +19,20 @@ if TYPE_CHECKING:
     from mafiahost.engine.state import Player
 
 
-@hook("vote_check", "singapore_vote_check")
+def _vote_pool(g, voter, names, params):
+    """``vote_check`` for the targets ``names`` at once (``legal_votes``)."""
+    s = g.state
+    players = s.players
+    out = []
+    for n in names:
+        t = players.get(n)
+        if t is not None and s.has(t, "away"):
+            continue
+        out.append(n)
+    return out
+
+
+@hook("vote_check", "singapore_vote_check", pool=_vote_pool)
 def vote_check(g, voter, target, params):
     t = g.state.players.get(target)
     if t is not None and g.state.has(t, "away"):

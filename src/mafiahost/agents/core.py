@@ -147,7 +147,7 @@ class Board:
         # less than NumPy's)
         self.mv: Any = memoryview(self.vec)
         # the one position set in each voter's row of the votes (a row holds one vote)
-        self.vote_at: dict[int, int] = {}
+        self.vote_at: list[int] = [-1] * n
         self.clear()
 
     def clear(self) -> None:
@@ -160,7 +160,7 @@ class Board:
         self.w_number = -1
         self.w_over = False
         self.written = False
-        self.vote_at.clear()
+        self.vote_at[:] = [-1] * self.n
         self.vec[self.al:self.al + self.n] = 1.0
 
     def sync(self) -> None:
@@ -193,8 +193,8 @@ class Board:
                 j = si.get(d.get("voter", ""))
                 k_ = vi.get(d.get("target", ""))
                 if j is not None and k_ is not None:
-                    old = at.get(j)
-                    if old is not None:
+                    old = at[j]
+                    if old >= 0:
                         v[old] = 0.0
                     pos = self.vo + j * w + k_ - 1
                     at[j] = pos
@@ -202,12 +202,14 @@ class Board:
             elif t == "vote_withdrawn":
                 j = si.get(e.data.get("voter", ""))
                 if j is not None:
-                    old = at.pop(j, None)
-                    if old is not None:
+                    old = at[j]
+                    if old >= 0:
                         v[old] = 0.0
+                        at[j] = -1
             elif t == "phase_started":
                 self.vec[self.vo:self.vo + self.n * w] = 0.0
-                at.clear()
+                for j in range(self.n):
+                    at[j] = -1
             elif t == "eliminated":
                 d = e.data
                 j = si.get(d.get("player", ""))
@@ -416,7 +418,10 @@ class Core:
         self.board = Board(self)
         self.voted: set[str] = set()
         self.turns_left: dict[str, int] = {}
+        # the seats to take turns this phase, in order, from ``queue[front]`` (a list
+        # read from an index: taking the front is one addition, not a list shifted)
         self.queue: list[str] = []
+        self.front = 0
         self.phases = 0
         self.ended = False                  # ``finish`` has run: every agent is done
         self.unpaid = False                 # ``finish`` set rewards no dead step cleared
@@ -528,6 +533,7 @@ class Core:
             self.turns_left = {}
             queue: list[str] = []
             self.queue = queue
+            self.front = 0
             # by night (no votes), a role without a night ability and no question open to
             # it has nothing to do all night (nothing changes roles or asks before dawn
             # unless a night ability acts at once): not queued, never asked
@@ -540,10 +546,12 @@ class Core:
                         continue
                     queue.append(a)
                     self.turns_left[a] = self.turns
-            while queue and not self.has_something(queue[0]):
-                queue.pop(0)
-            if queue:
-                self.selection = queue[0]
+            i = 0
+            while i < len(queue) and not self.has_something(queue[i]):
+                i += 1
+            if i < len(queue):
+                self.front = i
+                self.selection = queue[i]
                 return
             g.resolve()
             self.phases += 1
@@ -570,6 +578,7 @@ class Core:
         self.ended = True
         self.unpaid = True
         self.queue = []
+        self.front = 0
         self.selection = self.agents[0]
 
     def step(self, action: Any) -> None:
@@ -613,15 +622,16 @@ class Core:
                             info = {"refused": e.en}
         self.infos[a] = info
         queue = self.queue
-        queue.pop(0)
+        i = self.front + 1                  # the seat at the front leaves the queue
         left = self.turns_left[a] - 1
         self.turns_left[a] = left
         if not done and left > 0:
             queue.append(a)
-        while queue and not self.has_something(queue[0]):
-            queue.pop(0)
-        if queue:
-            self.selection = queue[0]
+        while i < len(queue) and not self.has_something(queue[i]):
+            i += 1
+        self.front = i
+        if i < len(queue):
+            self.selection = queue[i]
         else:
             g.resolve()
             self.phases += 1

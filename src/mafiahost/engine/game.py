@@ -170,7 +170,6 @@ def _accepts(accept, warning: tuple[str, str]) -> bool:
     return any(str(a).lower() in text for a in accept or ())
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)   # balance.simulate.LeanGame
 class TargetPools:
     """The legal target tuples of an ability of one or two targets no constraint of which
     reads its targets, as ``Game._targets`` makes them, not listed: the first target from
@@ -195,6 +194,7 @@ class TargetPools:
         return [(a, b) for a in self.first for b in self.rest]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)   # balance.simulate.LeanGame
 class Game:
     def __init__(self, rules: RulesetSpec, seating: list[tuple[str, str]], seed: int = 0,
                  open_first: bool = True, accept_warnings=False,

@@ -186,7 +186,9 @@ class TargetPools:
         self.distinct = distinct
 
     def tuples(self) -> list[tuple]:
-        """The tuples, in ``Game._targets``' order."""
+        """The tuples, in seating order of the first target, then the second (what
+        ``Game._targets`` lists for any one- or two-target ability, before the
+        constraints that read the targets filter them)."""
         if self.k == 1:
             return [(n,) for n in self.first]
         if self.distinct:
@@ -1230,19 +1232,14 @@ class Game:
                 if fn(self, p, ab, (), params) is not None:
                     return []
             return [()]
-        # the constraints that never read the targets first, asked once before any pool
-        # or candidate is made (they are given no targets): any of them refusing leaves
-        # nothing, whatever the others would keep
-        for fn, params, per_target in checks:
-            if not per_target and fn(self, p, ab, (), params) is not None:
-                return []
-        first, pool = self._pools(p, ab, memo)
-        if not first:
+        got = self._open_pools(p, ab, memo, checks)
+        if got is None:
             return []
+        first, pool = got
         distinct = ab.distinct_targets
         if k == 1:
             if not ab.reads_targets:
-                return [(n,) for n in first]
+                return TargetPools(1, first, pool, distinct).tuples()
             # one target: each per-target constraint filters the pool of names (in one
             # call where it has a ``pool`` filter): the same tuples, in the same order
             names = first
@@ -1257,10 +1254,10 @@ class Game:
                     if not names:
                         return []
             return [(n,) for n in names]
-        if not distinct:
-            cands: list[tuple] = list(product(first, *([pool] * (k - 1))))
-        elif k == 2:
-            cands = [(a, b) for a in first for b in pool if b != a]
+        if k == 2:
+            cands: list[tuple] = TargetPools(2, first, pool, distinct).tuples()
+        elif not distinct:
+            cands = list(product(first, *([pool] * (k - 1))))
         elif k == 3:
             cands = [(a, b, c) for a in first for b in pool if b != a
                      for c in pool if c != a and c != b]
@@ -1274,6 +1271,18 @@ class Game:
                         break
         return cands
 
+    def _open_pools(self, p: Player, ab: AbilitySpec, memo: dict | None,
+                    checks: list[tuple]) -> tuple[list[str], list[str]] | None:
+        """The start of ``_targets`` and ``_target_pools``: the constraints of ``checks``
+        that never read the targets, asked once before any pool or candidate is made
+        (given no targets: any of them refusing leaves nothing, whatever the others would
+        keep), then the pools (``_pools``); None where no tuple can be made."""
+        for fn, params, per_target in checks:
+            if not per_target and fn(self, p, ab, (), params) is not None:
+                return None
+        first, pool = self._pools(p, ab, memo)
+        return (first, pool) if first else None
+
     def _target_pools(self, p: Player, ab: AbilitySpec, memo: dict | None,
                       gated: bool) -> TargetPools | None:
         """``_targets`` of an ability of one or two targets that no constraint reads the
@@ -1282,14 +1291,10 @@ class Game:
         checks = ab.after_gates if gated else ab.constraint_fns
         if checks is None:
             checks = _constraint_fns(ab)
-        # as ``_targets``: the constraints that never read the targets, given none (a
-        # per-target one is asked only of an ability that reads its targets)
-        for fn, params, per_target in checks:
-            if not per_target and fn(self, p, ab, (), params) is not None:
-                return None
-        first, pool = self._pools(p, ab, memo)
-        if not first:
+        got = self._open_pools(p, ab, memo, checks)
+        if got is None:
             return None
+        first, pool = got
         k = ab.targets
         distinct = ab.distinct_targets
         if k == 2 and (not pool or (distinct and len(pool) == 1 and len(first) == 1

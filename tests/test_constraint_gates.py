@@ -30,7 +30,7 @@ def _gate_refusals(g, checked, admitted):
                 asked += 1
                 fact = mechanics.FACTS[gate[0]](g, p)
                 why = mechanics.CONSTRAINTS[name](g, p, ab, (), params or {})
-                if frozenset(values).isdisjoint(fact):
+                if not any(mechanics.holds(fact, v) for v in values):
                     refused += 1
                     assert why is not None, (g.rules.id, g.state.idx, p.name, ab.key, name)
                     checked.add(name)

@@ -1087,11 +1087,21 @@ class Game:
             f = facts.get(fn)
             if f is None:
                 f = facts[fn] = fn(self, p)
-            for v in values:
-                if v in f:
-                    break
+            if isinstance(f, int):
+                # a budget (``mechanics.fact``): it holds the whole numbers 0..f
+                for v in values:
+                    if v <= f:
+                        break
+                else:
+                    return True
+            elif not f:
+                return True     # an empty fact holds none of the values
             else:
-                return True
+                for v in values:
+                    if v in f:
+                        break
+                else:
+                    return True
         return False
 
     def _actor_abilities(self, p: Player) -> list[AbilitySpec]:
@@ -1155,8 +1165,11 @@ class Game:
         own). With ``memo`` (one player, one unchanged state: a ``legal_moves`` call), the
         abilities whose per-target rules are alike share their pools."""
         if memo is not None:
-            key = (ab.targets_dead, ab.target_faction, ab.self_target, ab.min_alive_self,
-                   ab.phase, ab.not_same_twice and ab.slot, ab.self_not_twice and ab.id)
+            key = ab.pool_key
+            if key is None:     # the ability's rules never change: the key made once
+                key = ab.pool_key = (
+                    ab.targets_dead, ab.target_faction, ab.self_target, ab.min_alive_self,
+                    ab.phase, ab.not_same_twice and ab.slot, ab.self_not_twice and ab.id)
             hit = memo.get(key)
             if hit is None:
                 hit = memo[key] = self._pools(p, ab)

@@ -51,6 +51,7 @@ class AbilitySpec:
         "only_protections",
         "owner",
         "phase",
+        "pool_key",
         "reads_partners",
         "reads_targets",
         "requires_en",
@@ -97,6 +98,9 @@ class AbilitySpec:
         self.gates: tuple[tuple[Any, tuple], ...] = ()
         # constraint_fns less those an exact gate of ``gates`` stands for
         self.after_gates: list = []
+        # the per-target rules ``Game._pools`` reads, as one key (abilities alike share
+        # their pools in one list of legal moves): made at its first use
+        self.pool_key: tuple | None = None
         self.requires_status: str | None = kw.get("requires_status")
         self.requires_ru: str = kw.get("requires_ru", "")   # the condition, in words
         self.requires_en: str = kw.get("requires_en", "")

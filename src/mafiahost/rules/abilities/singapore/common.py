@@ -226,17 +226,18 @@ def items_fact(g: Game, p: Player) -> set:
 
 
 @fact("singapore_purse")
-def purse_fact(g: Game, p: Player) -> range:
-    """The prices ``p`` can pay now: 0 to his purse (``purse``)."""
-    return range(max(purse(g, p), -1) + 1)
+def purse_fact(g: Game, p: Player) -> int:
+    """The prices ``p`` can pay now: 0 to his purse (``purse``), a budget."""
+    return max(purse(g, p), -1)
 
 
 @fact("singapore_resell_budget")
-def resell_budget_fact(g: Game, p: Player) -> range:
-    """The prices ``p`` can pay the reseller now: none while no reseller lives."""
+def resell_budget_fact(g: Game, p: Player) -> int:
+    """The prices ``p`` can pay the reseller now (a budget): none while no reseller
+    lives."""
     if not g.state.alive_by_role.get("reseller"):
-        return range(0)
-    return range(max(purse(g, p), -1) + 1)
+        return -1
+    return max(purse(g, p), -1)
 
 
 @fact("singapore_curse")

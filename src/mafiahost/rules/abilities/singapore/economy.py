@@ -5,7 +5,7 @@ bought, day orders and what they pay, diplomas and wills.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mafiahost.engine.events import HOST
 from mafiahost.engine.mechanics import constraint, fact, hook, mechanic
@@ -115,6 +115,9 @@ _GATE_VALUES: dict[str, tuple[str, bool]] = {
     **{item: (item, False) for item in SHOP}, **{item + "/not_town": (item, True) for item in SHOP}}
 
 
+_HELD_KEY: Final = "singapore_held_by_free"     # ``Stock.left``'s entry in ``State.memo``
+
+
 class Stock:
     """What a player may buy from the shop now (``stock_fact``, and ``in_stock`` itself):
     an item is in it while stock is left after tonight's purchases sent by free players
@@ -139,7 +142,18 @@ class Stock:
             return True
         held = self.held
         if held is None:
-            held = self.held = _held_by_free(self.g, pending)
+            # tonight's purchases change only with an event (a move sent or withdrawn, a
+            # prisoner freed): counted once for all the players' stock facts between two
+            # events (``State.memo``, by the number of events)
+            g = self.g
+            n = len(g.events)
+            hit = s.memo.get(_HELD_KEY)
+            if hit is not None and hit[0] == n:
+                held = hit[1]
+            else:
+                held = _held_by_free(g, pending)
+                s.memo[_HELD_KEY] = (n, held)
+            self.held = held
         return stock - held.get(key, 0) > 0
 
     def __contains__(self, value: object) -> bool:

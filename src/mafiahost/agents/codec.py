@@ -355,8 +355,11 @@ class Codec:
         rows are read from their bits, row by row: the mask's bytes are not read."""
         votes = len(heads)
         count = votes
+        counts: list[int] = []          # each row's legal actions, counted once
         for row in rows:
-            count += self._ones(row[2])
+            c = self._ones(row[2])
+            counts.append(c)
+            count += c
         answers: list[int] = sorted(set(loose)) if loose else loose
         count += len(answers)
         if count == 0:
@@ -365,12 +368,12 @@ class Codec:
         if k < votes:
             return heads[k]
         k -= votes
-        for row in rows:
-            x = row[2]
-            c = self._ones(x)
+        for j, row in enumerate(rows):
+            c = counts[j]
             if k >= c:
                 k -= c
                 continue
+            x = row[2]
             i = row[0]
             while True:
                 if x & 1:

@@ -151,7 +151,7 @@ def check_vote(g: Game, p: Player, target: str, fixed: bool = False):
     return None if fixed else _changes_used_up(g, p)
 
 
-def legal_votes(g, p) -> list[str]:
+def legal_votes(g: Game, p: Player) -> list[str]:
     """Every vote ``check_vote`` accepts from ``p`` now: living seats in seating order,
     then ``against_all`` and ``abstain``. ``check_vote``'s checks are a conjunction, so
     those of the voter alone (``_voter_refusal``, ``_changes_used_up``, the ``vote_check``
@@ -162,7 +162,8 @@ def legal_votes(g, p) -> list[str]:
     if _voter_refusal(g, p) or _changes_used_up(g, p):
         return []
     alive = g.state.living_names()      # read-only: every list returned below is new
-    cands = alive + (["against_all", "abstain"] if against_all_today(g) else ["abstain"])
+    cands: list[str] = alive + (["against_all", "abstain"] if against_all_today(g)
+                                else ["abstain"])
     hooks = g.rules.hooks.get("vote_check")
     if not hooks:
         return cands

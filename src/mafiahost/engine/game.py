@@ -170,6 +170,12 @@ def _accepts(accept, warning: tuple[str, str]) -> bool:
     return any(str(a).lower() in text for a in accept or ())
 
 
+# the per-target rules of ``Game._pools`` -> a number, the same for abilities alike
+# (``AbilitySpec.pool_key``: an int is hashed at once, where a tuple of seven is hashed
+# field by field at each look-up)
+_POOL_KEYS: dict[tuple, int] = {}
+
+
 class TargetPools:
     """The legal target tuples of an ability of one or two targets no constraint of which
     reads its targets, as ``Game._targets`` makes them, not listed: the first target from
@@ -1041,16 +1047,26 @@ class Game:
         p = self.player(name)
         s = self.state
         out: list[tuple[str, list[tuple] | TargetPools]] = []
-        pools: dict = {}                # the target pools, shared by abilities alike
-        facts: dict = {}                # the gates' facts about ``p``, each asked once
+        # the target pools, shared by abilities alike: made at the second ability with
+        # targets (most seats have one a phase, and a dict that is never read again
+        # costs more than the pools it would keep)
+        pools: dict | None = None
+        targeted = 0
+        facts: dict | None = None       # the gates' facts about ``p``, each asked once
         for ab in self._actor_abilities(p):
             aid = ab.id
             if ab.constraint_fns is None:
                 _constraint_fns(ab)
             gates = ab.gates
-            if gates and self.gated_out(p, gates, facts):
-                continue                # a gate refuses it: so would one of its constraints
+            if gates:
+                if facts is None:
+                    facts = {}
+                if self.gated_out(p, gates, facts):
+                    continue            # a gate refuses it: so would one of its constraints
             if ab.targets:
+                targeted += 1
+                if targeted == 2:
+                    pools = {}
                 if pooled and not ab.reads_targets and not ab.names_role \
                         and ab.targets <= 2:
                     tp = self._target_pools(p, ab, pools, bool(gates))
@@ -1166,10 +1182,14 @@ class Game:
         abilities whose per-target rules are alike share their pools."""
         if memo is not None:
             key = ab.pool_key
-            if key is None:     # the ability's rules never change: the key made once
-                key = ab.pool_key = (
-                    ab.targets_dead, ab.target_faction, ab.self_target, ab.min_alive_self,
-                    ab.phase, ab.not_same_twice and ab.slot, ab.self_not_twice and ab.id)
+            if key < 0:         # the ability's rules never change: its key found once
+                rules = (ab.targets_dead, ab.target_faction, ab.self_target,
+                         ab.min_alive_self, ab.phase, ab.not_same_twice and ab.slot,
+                         ab.self_not_twice and ab.id)
+                key = _POOL_KEYS.get(rules, -1)
+                if key < 0:
+                    key = _POOL_KEYS[rules] = len(_POOL_KEYS)
+                ab.pool_key = key
             hit = memo.get(key)
             if hit is None:
                 hit = memo[key] = self._pools(p, ab)

@@ -98,9 +98,9 @@ class AbilitySpec:
         self.gates: tuple[tuple[Any, tuple], ...] = ()
         # constraint_fns less those an exact gate of ``gates`` stands for
         self.after_gates: list = []
-        # the per-target rules ``Game._pools`` reads, as one key (abilities alike share
-        # their pools in one list of legal moves): made at its first use
-        self.pool_key: tuple | None = None
+        # the per-target rules ``Game._pools`` reads, as one number (abilities alike
+        # share their pools in one list of legal moves): found at its first use (-1 before)
+        self.pool_key: int = -1
         self.requires_status: str | None = kw.get("requires_status")
         self.requires_ru: str = kw.get("requires_ru", "")   # the condition, in words
         self.requires_en: str = kw.get("requires_en", "")

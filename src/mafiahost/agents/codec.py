@@ -44,6 +44,29 @@ _OCTETS: Final[list[bytes]] = [bytes((v >> i) & 1 for i in range(8)) for v in ra
 # the bits set in each byte value
 _BITS: Final[list[int]] = [bin(v).count("1") for v in range(256)]
 
+# rows of at most this many actions (twelve seats) have every pattern of bits made at
+# once, in a list read by position (``small_rows``): a list read costs a few
+# instructions, where a dict's look-up by a number costs a few hundred and a miss, a
+# pattern made, two thousand
+SMALL_WIDTH: Final = 12
+_SMALL_ROWS: Final[dict[int, list[bytes]]] = {}
+
+
+def small_rows(width: int) -> list[bytes]:
+    """Every row of ``width`` (at most ``SMALL_WIDTH``) actions as bytes, by its bits:
+    ``small_rows(w)[bits]`` is 1 at the positions of ``bits``. Made once per width in a
+    process (4,096 rows of 12 bytes for twelve seats, about 0.2 MB)."""
+    rows = _SMALL_ROWS.get(width)
+    if rows is None:
+        if width <= 8:
+            rows = [_OCTETS[v][:width] for v in range(1 << width)]
+        else:
+            highs = [_OCTETS[h][:width - 8] for h in range(1 << (width - 8))]
+            rows = [_OCTETS[v & 255] + highs[v >> 8] for v in range(1 << width)]
+        _SMALL_ROWS[width] = rows
+    return rows
+
+
 # a block: (ability id, target kinds, the domain of each target position, offset, size)
 Block = tuple[str, tuple[str, ...], list[list[str]], int, int]
 
@@ -305,8 +328,12 @@ class Codec:
                 rows.append((off + head[a] * width, self._row(pats, bits, width), bits))
 
     def _row(self, pats: dict[int, bytes], bits: int, width: int) -> bytes:
-        """The bytes of a row of ``width`` actions, 1 at the positions of ``bits`` (made
-        eight positions at a time the first time they are met)."""
+        """The bytes of a row of ``width`` actions, 1 at the positions of ``bits``: read
+        by position from the table of every row of that width (``small_rows``) when the
+        width is at most ``SMALL_WIDTH``, else made eight positions at a time the first
+        time they are met and kept in ``pats``."""
+        if width <= SMALL_WIDTH:
+            return small_rows(width)[bits]
         pat = pats.get(bits)
         if pat is None:
             parts: list[bytes] = []

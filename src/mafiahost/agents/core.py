@@ -182,13 +182,15 @@ class Board:
             a = e.audience
             if a is HOST:           # the engine's own constant: a pointer compared
                 continue
-            if a is not PUBLIC and a != PUBLIC:
-                if a != HOST:
+            if a is not PUBLIC:
+                if not isinstance(a, str):      # told to the seats it names
                     for seat in a:
                         k = know.get(seat)
                         if k is not None:
                             k.pending.append(e)
-                continue
+                    continue
+                if a != PUBLIC:                 # the host's
+                    continue
             t = e.type
             if t == "vote":
                 d = e.data

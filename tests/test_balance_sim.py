@@ -105,6 +105,7 @@ def test_counts_only_model_agrees_with_exact():
 @pytest.mark.parametrize("ruleset, players, options", [
     ("vanilla", 11, ()), ("gemini", 12, ()), ("classic", 12, ()),
     ("classic", 12, (("yakuza", True),)), ("mafia-yakuza", 14, ()), ("niichavo", 12, ()),
+    ("singapore", 12, ()),
 ])
 @pytest.mark.parametrize("policy", ["random", "uniform", "sensible"])
 def test_lean_path_gives_the_same_outcomes_as_the_full_path(ruleset, players, options, policy):

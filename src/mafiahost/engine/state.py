@@ -109,8 +109,9 @@ class State:
         self.census = 0          # bumped when who is alive, or on which side, changes
         # answers kept while what they read is unchanged, by key: (version, answer); the
         # version is the census for an answer that reads who sits in which role, alive or
-        # not (``mechanics.targets.role_seated``), the number of events for one that may
-        # change with any event (singapore's purchases of the night, ``Stock.left``)
+        # not (``mechanics.targets.role_seated``), the phase index and the number of
+        # events for one that may change with any event (singapore's purchases of the
+        # night, ``Stock.left``)
         self.memo: dict[Any, tuple[int, Any]] = {}
         # no status set since the last sweep ends before this phase index (a lower bound
         # of every ``until``): the sweep at a phase's start skips the players while no

@@ -116,6 +116,7 @@ _GATE_VALUES: dict[str, tuple[str, bool]] = {
 
 
 _HELD_KEY: Final = "singapore_held_by_free"     # ``Stock.left``'s entry in ``State.memo``
+_PHASE: Final = 1 << 40                         # a phase's events are fewer
 
 
 class Stock:
@@ -144,9 +145,12 @@ class Stock:
         if held is None:
             # tonight's purchases change only with an event (a move sent or withdrawn, a
             # prisoner freed): counted once for all the players' stock facts between two
-            # events (``State.memo``, by the number of events)
+            # events (``State.memo``, by the phase and the number of events)
             g = self.g
-            n = len(g.events)
+            # (phase, events): a game that keeps no log of the phases past (balance's
+            # ``LeanGame``) shortens it as a phase starts, so the count alone could
+            # come back
+            n = s.idx * _PHASE + len(g.events)
             hit = s.memo.get(_HELD_KEY)
             if hit is not None and hit[0] == n:
                 held = hit[1]

@@ -50,6 +50,9 @@ _BITS: Final[list[int]] = [bin(v).count("1") for v in range(256)]
 # pattern made, two thousand
 SMALL_WIDTH: Final = 12
 _SMALL_ROWS: Final[dict[int, list[bytes]]] = {}
+_SMALL_COUNT: Final = 1 << SMALL_WIDTH
+# the bits set in each row of at most ``SMALL_WIDTH`` actions (``Codec._ones``)
+_POP: Final[list[int]] = [_BITS[v & 255] + _BITS[v >> 8] for v in range(1 << SMALL_WIDTH)]
 
 
 def small_rows(width: int) -> list[bytes]:
@@ -157,6 +160,14 @@ class Codec:
         by_width: dict[int, dict[int, bytes]] = {}
         self._patterns: list[dict[int, bytes]] = [
             by_width.setdefault(w, {}) for w in self._widths]
+        # made now, not at a step: the rows' tables of the small widths, and every move's
+        # decoding (at most a few thousand, a few milliseconds: the steps then look
+        # each up in ``_decoded``)
+        for w in set(self._widths):
+            if w <= SMALL_WIDTH:
+                small_rows(w)
+        for a in range(self.first_block, self.answer_offset):
+            self.decode(a)
 
     def vote(self, target: str) -> int:
         return self.vote_index[target]
@@ -412,7 +423,10 @@ class Codec:
         return answers[k]
 
     def _ones(self, x: int) -> int:
-        """The bits set in ``x`` (a row's), a byte at a time."""
+        """The bits set in ``x`` (a row's): read from a table for a row of at most
+        ``SMALL_WIDTH`` actions, else a byte at a time."""
+        if x < _SMALL_COUNT:
+            return _POP[x]
         c = 0
         while x:
             c += _BITS[x & 255]

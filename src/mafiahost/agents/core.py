@@ -37,6 +37,11 @@ _flatnonzero: Any = _np.flatnonzero
 _bool: Any = _np.bool_
 
 MAX_NUMBER = 50.0
+# 1.0 and 0.0 as objects, made once: a vector's position written through a memoryview
+# takes an object, and a float constant is made into a new one at each write (the
+# classes keep them as attributes of their own, read without a look-up by name)
+_ONE: Any = 1.0
+_ZERO: Any = 0.0
 VOTE_MASKS = 4096           # the vote masks kept (legal votes -> their mask)
 SMALL_MASK: Final = 128     # masks read byte by byte by ``random_action``
 # a mask of votes only: no rows, no single actions (``LastMask``; read, never changed)
@@ -146,6 +151,8 @@ class Board:
         # the same memory, written item by item (a memoryview's item assignment costs
         # less than NumPy's)
         self.mv: Any = memoryview(self.vec)
+        self.one: Any = _ONE
+        self.zero: Any = _ZERO
         # the one position set in each voter's row of the votes (a row holds one vote)
         self.vote_at: list[int] = [-1] * n
         self.clear()
@@ -199,16 +206,16 @@ class Board:
                 if j is not None and k_ is not None:
                     old = at[j]
                     if old >= 0:
-                        v[old] = 0.0
+                        v[old] = self.zero
                     pos = self.vo + j * w + k_ - 1
                     at[j] = pos
-                    v[pos] = 1.0
+                    v[pos] = self.one
             elif t == "vote_withdrawn":
                 j = si.get(e.data.get("voter", ""))
                 if j is not None:
                     old = at[j]
                     if old >= 0:
-                        v[old] = 0.0
+                        v[old] = self.zero
                         at[j] = -1
             elif t == "phase_started":
                 self.vec[self.vo:self.vo + self.n * w] = 0.0
@@ -218,14 +225,14 @@ class Board:
                 d = e.data
                 j = si.get(d.get("player", ""))
                 if j is not None:
-                    v[self.al + j] = 0.0
+                    v[self.al + j] = self.zero
                     ri = ri_of.get(d.get("role", ""))
                     if ri is not None:
-                        v[self.kr + j * self.R + ri] = 1.0
+                        v[self.kr + j * self.R + ri] = self.one
             elif t == "revived":
                 j = si.get(e.data.get("player", ""))
                 if j is not None:
-                    v[self.al + j] = 1.0
+                    v[self.al + j] = self.one
         self.seen = end
         st = g.state
         if not self.written or self.w_phase != st.phase or self.w_number != st.number \
@@ -234,10 +241,10 @@ class Board:
             self.w_phase = st.phase
             self.w_number = st.number
             self.w_over = st.over
-            v[self.ph] = 1.0 if st.phase == "night" else 0.0
-            v[self.ph + 1] = 1.0 if st.phase == "day" else 0.0
+            v[self.ph] = self.one if st.phase == "night" else self.zero
+            v[self.ph + 1] = self.one if st.phase == "day" else self.zero
             v[self.nu] = min(st.number / MAX_NUMBER, 1.0)
-            v[self.ov] = 1.0 if st.over else 0.0
+            v[self.ov] = self.one if st.over else self.zero
 
 
 class Knowledge:
@@ -256,6 +263,8 @@ class Knowledge:
         # ``base``): read as an array, written item by item through the memoryview
         self.vec: Any = _zeros(L["size"], dtype=_float32) if vec is None else vec
         self.mv: Any = memoryview(self.vec) if flat is None else flat
+        self.one: Any = _ONE
+        self.zero: Any = _ZERO
         self.base: int = base
         self.me: int = core.codec.seat_index[seat]
         self._self: int = L["self"]
@@ -278,31 +287,31 @@ class Knowledge:
         self.faction = None
         self.last_move_phase = None
         self._sent = False
-        self.mv[self.base + self._self + self.me] = 1.0
+        self.mv[self.base + self._self + self.me] = self.one
 
     def _set_role(self, role: str, faction: str | None = None) -> None:
         core, v, b = self.core, self.mv, self.base
         if self.role is not None and self.role in core.role_index:
-            v[b + self._ro + core.role_index[self.role]] = 0.0
+            v[b + self._ro + core.role_index[self.role]] = self.zero
         if self.faction is not None and self.faction in core.faction_index:
-            v[b + self._fa + core.faction_index[self.faction]] = 0.0
+            v[b + self._fa + core.faction_index[self.faction]] = self.zero
         self.role = role
         fac = faction or core.rules.roles[role].faction
         self.faction = fac
-        v[b + self._ro + core.role_index[role]] = 1.0
+        v[b + self._ro + core.role_index[role]] = self.one
         if fac in core.faction_index:
-            v[b + self._fa + core.faction_index[fac]] = 1.0
+            v[b + self._fa + core.faction_index[fac]] = self.one
         self._know_role(self.me, role)
 
     def _know_role(self, j: int, role: Any) -> None:
         ri = self.core.role_index.get(role)
         if ri is not None:
-            self.mv[self.base + self._kr + j * len(self.core.role_index) + ri] = 1.0
+            self.mv[self.base + self._kr + j * len(self.core.role_index) + ri] = self.one
 
     def _know_faction(self, j: int, faction: Any) -> None:
         fi = self.core.faction_index.get(faction)
         if fi is not None:
-            self.mv[self.base + self._kf + j * len(self.core.faction_index) + fi] = 1.0
+            self.mv[self.base + self._kf + j * len(self.core.faction_index) + fi] = self.one
 
     def _read_private(self) -> None:
         core = self.core
@@ -354,7 +363,7 @@ class Knowledge:
         sent = self.last_move_phase == g.label
         if sent != self._sent:                      # written when it changes
             self._sent = sent
-            self.mv[self.base + self._se] = 1.0 if sent else 0.0
+            self.mv[self.base + self._se] = self.one if sent else self.zero
         return _maximum(board.vec, self.vec)
 
 
@@ -597,7 +606,7 @@ class Core:
         a = self.selection
         self.cumulative[a] = 0
         g = self.game
-        info: dict[str, str] = {}
+        info: dict[str, str] | None = None     # a refusal's, else an empty one
         done = True
         if action is not None:
             a_ = action if type(action) is int else int(action)
@@ -627,7 +636,10 @@ class Core:
                             done = False
                         except Refused as e:  # never for a masked action; kept as a pass
                             info = {"refused": e.en}
-        self.infos[a] = info
+        if info is not None:
+            self.infos[a] = info
+        elif self.infos[a]:             # this turn's info is empty: the seat's own empty
+            self.infos[a] = {}          # dict is kept (a new one where it holds anything)
         queue = self.queue
         i = self.front + 1                  # the seat at the front leaves the queue
         left = self.turns_left[a] - 1

@@ -28,9 +28,9 @@ def _gate_refusals(g, checked, admitted):
                 if values is None:
                     continue
                 asked += 1
-                fact = mechanics.FACTS[gate[0]](g, p)
+                fact = mechanics.FACTS[gate[0]]
                 why = mechanics.CONSTRAINTS[name](g, p, ab, (), params or {})
-                if not any(mechanics.holds(fact, v) for v in values):
+                if g.gated_out(p, ((fact, tuple(values)),), {}):    # the gate refuses
                     refused += 1
                     assert why is not None, (g.rules.id, g.state.idx, p.name, ab.key, name)
                     checked.add(name)

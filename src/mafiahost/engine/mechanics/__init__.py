@@ -136,19 +136,11 @@ def fact(name: str):
     """``fn(g, player)``: what the player has now that constraints' gates read, as a
     container of values (a set, a dict's keys, anything with ``in``), or as a whole
     number N, a budget: it holds the numbers 0 to N (none when N < 0), asked with one
-    comparison where a ``range`` asks several (``holds`` says what a fact holds)."""
+    comparison where a ``range`` asks several (``Game.gated_out`` reads both kinds)."""
     def deco(fn):
         _register(FACTS, name, fn, "fact")
         return fn
     return deco
-
-
-def holds(fact_value, value) -> bool:
-    """Does a fact's value (``@fact``: a container, or a budget N holding 0..N) hold
-    ``value``? What ``Game.gated_out`` asks of each gate value, written out."""
-    if isinstance(fact_value, int):
-        return isinstance(value, int) and 0 <= value <= fact_value
-    return value in fact_value
 
 
 def scheduled(name: str):

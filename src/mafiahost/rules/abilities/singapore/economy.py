@@ -145,11 +145,10 @@ class Stock:
         if held is None:
             # tonight's purchases change only with an event (a move sent or withdrawn, a
             # prisoner freed): counted once for all the players' stock facts between two
-            # events (``State.memo``, by the phase and the number of events)
+            # events (``State.memo``), kept by the phase and the number of events (a game
+            # that keeps no log of the phases past, balance's ``LeanGame``, shortens it
+            # as a phase starts, so the count alone could come back)
             g = self.g
-            # (phase, events): a game that keeps no log of the phases past (balance's
-            # ``LeanGame``) shortens it as a phase starts, so the count alone could
-            # come back
             n = s.idx * _PHASE + len(g.events)
             hit = s.memo.get(_HELD_KEY)
             if hit is not None and hit[0] == n:

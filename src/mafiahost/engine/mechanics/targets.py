@@ -8,10 +8,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import constraint
 
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..model import AbilitySpec
+    from ..state import Player
 
-def _not_before(g, ab, params, ru_word, en_word, prep="с"):
+# typed (``Game``, ``Player``, ``AbilitySpec``): the compiled code reads their fields
+# directly, where untyped arguments had each field looked up by name (these are asked for
+# every seat's legal moves)
+
+
+def _not_before(g: Game, ab: AbilitySpec, params: dict, ru_word: str, en_word: str,
+                prep: str = "с"):
     first = params.get("n", 2)
     if g.state.number < first:
         return (f"«{ab.name_ru}» доступна только {prep} {first}-{ru_word}.",
@@ -20,26 +32,30 @@ def _not_before(g, ab, params, ru_word, en_word, prep="с"):
 
 
 @constraint("from_night", targets=False)
-def from_night(g, p, ab, ts, params):
+def from_night(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     return _not_before(g, ab, params, "й ночи", "night")
 
 
 @constraint("from_day", targets=False)
-def from_day(g, p, ab, ts, params):
+def from_day(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     return _not_before(g, ab, params, "го дня", "day", prep="со")
 
 
 @constraint("min_alive", targets=False)
-def min_alive(g, p, ab, ts, params):
+def min_alive(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     least = params.get("n", 5)
-    if sum(1 for q in g.state.order if q.alive) < least:
+    alive = 0
+    for q in g.state.order:
+        if q.alive:
+            alive += 1
+    if alive < least:
         return (f"«{ab.name_ru}»: в игре осталось меньше {least} игроков — не до этого.",
                 f"'{ab.name_en}': fewer than {least} players are left.")
     return None
 
 
 @constraint("first_not_self")
-def first_not_self(g, p, ab, ts, params):
+def first_not_self(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if ts and ts[0] == p.name:
         return (f"«{ab.name_ru}»: первым нужно выбрать другого игрока.",
                 f"'{ab.name_en}': the first target must be another player.")
@@ -47,7 +63,7 @@ def first_not_self(g, p, ab, ts, params):
 
 
 @constraint("first_outside_own_faction")
-def first_outside_own_faction(g, p, ab, ts, params):
+def first_outside_own_faction(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if ts and ts[0] != p.name and g.state.players[ts[0]].faction == p.faction:
         return (f"«{ab.name_ru}»: первым нужно выбрать игрока вне своей группировки.",
                 f"'{ab.name_en}': the first target must be outside your own faction.")
@@ -55,7 +71,7 @@ def first_outside_own_faction(g, p, ab, ts, params):
 
 
 @constraint("role_seated", targets=False)
-def role_seated(g, p, ab, ts, params):
+def role_seated(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """The move exists only in a game that seats a role with the tag ``tag``, or the role
     ``role`` (the classic mafia's second shot, for the sleepwalker; mafia-yakuza's orders, for
     the killer). Judged by the seating, alive or not, so the refusal tells nobody who the
@@ -71,7 +87,7 @@ def role_seated(g, p, ab, ts, params):
     return why
 
 
-def _role_seated(g, ab, params):
+def _role_seated(g: Game, ab: AbilitySpec, params: dict):
     roles = g.rules.roles
     if "role" in params:
         want = params["role"]

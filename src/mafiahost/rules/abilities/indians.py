@@ -12,12 +12,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mafiahost.engine.day import vote_loss
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.copy import defer
 from mafiahost.engine.state import FOREVER
+
+if TYPE_CHECKING:
+    from mafiahost.engine.game import Game
+    from mafiahost.engine.model import AbilitySpec
+    from mafiahost.engine.state import Action, Player
 
 
 @dataclass
@@ -119,21 +125,38 @@ def tell_seeker(g, dead):
 
 # ---- day: hunting, duels, gender ---------------------------------------------------------
 
-def _today(g, ability_id):
+# typed (``Game``, ``Player``, ``AbilitySpec``), as the engine's own functions are: the
+# compiled code reads their fields directly, where an untyped ``g`` looked each one up by
+# name (the day's constraints below are asked for every seat's legal moves)
+
+def _today(g: Game, ability_id: str) -> list[Action]:
     abilities = g.rules.abilities
     return [a for a in g.state.day_actions if abilities[a.ability].id == ability_id]
 
 
-def is_female(g, p) -> bool:
+def _first_today(g: Game, ability_id: str) -> Action | None:
+    """The first of today's moves of ``ability_id`` (``_today``'s first), or None."""
+    abilities = g.rules.abilities
+    for a in g.state.day_actions:
+        if abilities[a.ability].id == ability_id:
+            return a
+    return None
+
+
+def is_female(g: Game, p: Player) -> bool:
     """A woman: declared with ``woman`` (an earlier day, or today before now)."""
     if g.state.has(p, "female"):
         return True
-    return any(a.actor == p.name for a in _today(g, "woman"))
+    name = p.name
+    abilities = g.rules.abilities
+    for a in g.state.day_actions:
+        if a.actor == name and abilities[a.ability].id == "woman":
+            return True
+    return False
 
 
-def _duel_today(g):
-    d = _today(g, "duel")
-    return d[0] if d else None
+def _duel_today(g: Game) -> Action | None:
+    return _first_today(g, "duel")
 
 
 def lose_vote(dc, p, why):
@@ -169,7 +192,7 @@ def hunt(dc, actor, targets, params):
         g.emit("vote_lost", PUBLIC, player=actor.name, why="hunt")
 
 
-def _duel_vote_pool(g, p, names, params):
+def _duel_vote_pool(g: Game, p: Player, names: list, params: dict) -> list:
     """``duel_vote_locked`` for the targets ``names`` at once (``legal_votes``): the day's
     challenge read once."""
     d = _duel_today(g)
@@ -180,7 +203,7 @@ def _duel_vote_pool(g, p, names, params):
 
 
 @hook("vote_check", "indians_duel_vote_locked", pool=_duel_vote_pool)
-def duel_vote_locked(g, p, target, params):
+def duel_vote_locked(g: Game, p: Player, target, params: dict):
     """«Менять голос и/или отзывать поединок нельзя»: the challenge is the challenger's vote."""
     d = _duel_today(g)
     if d is not None and d.actor == p.name and target != d.targets[0]:
@@ -228,12 +251,12 @@ def answer(dc, actor, targets, params):
 
 
 @constraint("indians_hunt_rules", targets=False, listed=True)
-def hunt_rules(g, p, ab, ts, params):
-    done = _today(g, "hunt")
-    if done:
-        return (f"«{ab.name_ru}»: сегодня на охоту уже ушёл {done[0].actor} (охотится "
+def hunt_rules(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
+    done = _first_today(g, "hunt")
+    if done is not None:
+        return (f"«{ab.name_ru}»: сегодня на охоту уже ушёл {done.actor} (охотится "
                 f"первый написавший).",
-                f"'{ab.name_en}': {done[0].actor} already went hunting today (the first "
+                f"'{ab.name_en}': {done.actor} already went hunting today (the first "
                 f"poster hunts).")
     d = _duel_today(g)
     if d is not None and d.targets[0] == p.name:
@@ -242,7 +265,7 @@ def hunt_rules(g, p, ab, ts, params):
     return None
 
 
-def _duel_pool(g, p, ab, names: list, params: dict) -> list:
+def _duel_pool(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
     """``duel_rules`` asked of each of ``names`` as the challenge's target, at once: the
     day's moves read once (a duel already declared, the women declared and the hunters of
     today), where asking it target by target read them for each."""
@@ -265,7 +288,7 @@ def _duel_pool(g, p, ab, names: list, params: dict) -> list:
 
 
 @constraint("indians_duel_rules", pool=_duel_pool)
-def duel_rules(g, p, ab, ts, params):
+def duel_rules(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     s = g.state
     d = _duel_today(g)
     if d is not None and d.actor == p.name:
@@ -294,7 +317,7 @@ def duel_rules(g, p, ab, ts, params):
 
 
 @constraint("indians_answer_rules", targets=False, listed=True)
-def answer_rules(g, p, ab, ts, params):
+def answer_rules(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     d = _duel_today(g)
     if d is None or d.targets[0] != p.name:
         return (f"«{ab.name_ru}»: вас сегодня не вызывали на поединок.",

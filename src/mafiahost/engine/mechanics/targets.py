@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import constraint
+from . import constraint, fact
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -22,6 +22,27 @@ if TYPE_CHECKING:
 # every seat's legal moves)
 
 
+@fact("game_number")
+def game_number(g: Game, p: Player) -> int:
+    """The day's or night's number now, a budget (it holds the numbers 0 to it): the gate
+    of ``from_night`` and ``from_day``, which refuse before their ``n``."""
+    return g.state.number
+
+
+@fact("players_in_game")
+def players_in_game(g: Game, p: Player) -> int:
+    """How many players are in the game, a budget: the gate of ``min_alive``."""
+    n = 0
+    for q in g.state.order:
+        if q.alive:
+            n += 1
+    return n
+
+
+def _not_before_gate(params: dict) -> tuple:
+    return (params.get("n", 2),)
+
+
 def _not_before(g: Game, ab: AbilitySpec, params: dict, ru_word: str, en_word: str,
                 prep: str = "с"):
     first = params.get("n", 2)
@@ -31,17 +52,18 @@ def _not_before(g: Game, ab: AbilitySpec, params: dict, ru_word: str, en_word: s
     return None
 
 
-@constraint("from_night", targets=False)
+@constraint("from_night", targets=False, gate=("game_number", _not_before_gate), exact=True)
 def from_night(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     return _not_before(g, ab, params, "й ночи", "night")
 
 
-@constraint("from_day", targets=False)
+@constraint("from_day", targets=False, gate=("game_number", _not_before_gate), exact=True)
 def from_day(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     return _not_before(g, ab, params, "го дня", "day", prep="со")
 
 
-@constraint("min_alive", targets=False)
+@constraint("min_alive", targets=False,
+            gate=("players_in_game", lambda params: (params.get("n", 5),)), exact=True)
 def min_alive(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     least = params.get("n", 5)
     alive = 0

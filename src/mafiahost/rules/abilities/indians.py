@@ -12,11 +12,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mafiahost.engine.day import vote_loss
 from mafiahost.engine.events import HOST, PUBLIC
-from mafiahost.engine.mechanics import constraint, hook, mechanic
+from mafiahost.engine.mechanics import constraint, fact, hook, mechanic
 from mafiahost.engine.mechanics.copy import defer
 from mafiahost.engine.state import FOREVER
 
@@ -250,7 +250,31 @@ def answer(dc, actor, targets, params):
     """The challenged's answer (his short post): read by ``indians_duel``."""
 
 
-@constraint("indians_hunt_rules", targets=False, listed=True)
+_YES: Final = (True,)
+
+
+@fact("indians_may_hunt")
+def may_hunt(g: Game, p: Player) -> tuple:
+    """(True,) while ``p`` may still go hunting today (nobody has, and nobody challenged
+    him), else (): the whole test of ``indians_hunt_rules``, as its gate."""
+    if _first_today(g, "hunt") is not None:
+        return ()
+    d = _duel_today(g)
+    if d is not None and d.targets[0] == p.name:
+        return ()
+    return _YES
+
+
+@fact("indians_challenged")
+def challenged(g: Game, p: Player) -> tuple:
+    """(True,) when ``p`` was challenged to today's duel, else (): the gate of
+    ``indians_answer_rules`` (an answer needs a challenge)."""
+    d = _duel_today(g)
+    return _YES if d is not None and d.targets[0] == p.name else ()
+
+
+@constraint("indians_hunt_rules", targets=False, listed=True,
+            gate=("indians_may_hunt", lambda params: (True,)), exact=True)
 def hunt_rules(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     done = _first_today(g, "hunt")
     if done is not None:
@@ -316,7 +340,8 @@ def duel_rules(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     return None
 
 
-@constraint("indians_answer_rules", targets=False, listed=True)
+@constraint("indians_answer_rules", targets=False, listed=True,
+            gate=("indians_challenged", lambda params: (True,)))
 def answer_rules(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     d = _duel_today(g)
     if d is None or d.targets[0] != p.name:

@@ -22,7 +22,8 @@ from ..engine.day import legal_votes
 from ..engine.errors import Refused
 from ..engine.events import HOST, PUBLIC, Event
 from ..engine.game import Game, TargetPools
-from ..engine.model import RulesetSpec
+from ..engine.model import AbilitySpec, RulesetSpec
+from ..engine.state import Player
 from ..rules.setup import deal
 from .codec import PASS, Codec, open_questions
 
@@ -155,20 +156,27 @@ class Board:
         self.zero: Any = _ZERO
         # the one position set in each voter's row of the votes (a row holds one vote)
         self.vote_at: list[int] = [-1] * n
+        # the vector's bytes, and those of a new game's vector: everybody alive
+        self.raw: Any = memoryview(self.vec).cast("B")
+        fresh = _zeros(L["size"], dtype=_float32)
+        fresh[self.al:self.al + n] = 1.0
+        self.fresh: bytes = fresh.tobytes()
         self.clear()
 
     def clear(self) -> None:
         """As new, for a new game (the same arrays, so a new game allocates nothing):
-        nothing read, everybody alive."""
-        self.vec.fill(0.0)
+        nothing read, everybody alive (the fresh vector's bytes copied in: a copy of
+        memory, where NumPy's fill and slice assignment cost about 3 k instructions
+        each)."""
+        self.raw[:] = self.fresh
         self.seen = 0
-        # (phase, number, over) last written
+        # (phase, number, over) last written: each position is written when its value
+        # changes (``sync``); the vector holds none yet (no phase and no number: -1 is
+        # none, so the first sync writes the number; not over)
         self.w_phase = ""
         self.w_number = -1
         self.w_over = False
-        self.written = False
         self.vote_at[:] = [-1] * self.n
-        self.vec[self.al:self.al + self.n] = 1.0
 
     def sync(self) -> None:
         core = self.core
@@ -218,9 +226,14 @@ class Board:
                         v[old] = self.zero
                         at[j] = -1
             elif t == "phase_started":
-                self.vec[self.vo:self.vo + self.n * w] = 0.0
+                # the last phase's votes cleared: the positions set, each a voter's row's
+                # one (``at``), written through the memoryview: none after a night, where
+                # a NumPy slice assignment of the whole part cost about 3 k instructions
                 for j in range(self.n):
-                    at[j] = -1
+                    old = at[j]
+                    if old >= 0:
+                        v[old] = self.zero
+                        at[j] = -1
             elif t == "eliminated":
                 d = e.data
                 j = si.get(d.get("player", ""))
@@ -235,15 +248,17 @@ class Board:
                     v[self.al + j] = self.one
         self.seen = end
         st = g.state
-        if not self.written or self.w_phase != st.phase or self.w_number != st.number \
-                or self.w_over != st.over:       # the phase's part, once a change
-            self.written = True
-            self.w_phase = st.phase
+        # the phase's part: a position written only when its value changes
+        phase = st.phase
+        if self.w_phase != phase:
+            self.w_phase = phase
+            v[self.ph] = self.one if phase == "night" else self.zero
+            v[self.ph + 1] = self.one if phase == "day" else self.zero
+        if self.w_number != st.number:
             self.w_number = st.number
-            self.w_over = st.over
-            v[self.ph] = self.one if st.phase == "night" else self.zero
-            v[self.ph + 1] = self.one if st.phase == "day" else self.zero
             v[self.nu] = min(st.number / MAX_NUMBER, 1.0)
+        if self.w_over != st.over:
+            self.w_over = st.over
             v[self.ov] = self.one if st.over else self.zero
 
 
@@ -296,6 +311,14 @@ class Knowledge:
         if self.faction is not None and self.faction in core.faction_index:
             v[b + self._fa + core.faction_index[self.faction]] = self.zero
         self.role = role
+        if faction is None:         # the role's own faction: its card, written at once
+            ri, fac, fi = core.role_card[role]
+            self.faction = fac
+            v[b + self._ro + ri] = self.one
+            if fi >= 0:
+                v[b + self._fa + fi] = self.one
+            v[b + self._kr + self.me * len(core.role_index) + ri] = self.one
+            return
         fac = faction or core.rules.roles[role].faction
         self.faction = fac
         v[b + self._ro + core.role_index[role]] = self.one
@@ -387,6 +410,11 @@ class Core:
         self.role_index: dict[str, int] = {r: i for i, r in enumerate(sorted(rules.roles))}
         self.faction_index: dict[str, int] = {
             f: i for i, f in enumerate(sorted(rules.factions))}
+        # each role's card as its vector writes it: (role's index, faction, the faction's
+        # index or -1), read with one look-up at a seat's first turn of a game
+        self.role_card: dict[str, tuple[int, str, int]] = {
+            r: (self.role_index[r], spec.faction, self.faction_index.get(spec.faction, -1))
+            for r, spec in rules.roles.items()}
         n, r, f = len(names), len(self.role_index), len(self.faction_index)
         layout: dict[str, int] = {}
         pos = 0
@@ -415,6 +443,18 @@ class Core:
             if any(ab.while_dead for abs_ in ph.values() for ab in abs_)}
         self._night_immediate: bool = any(ab.immediate and ab.phase == "night"
                                           for ab in rules.abilities.values())
+        # by phase: each role's abilities, the roles with a night ability, and the roles
+        # a dead seat may act with (``RulesetSpec.by_phase``, ``dead_movers``), read with
+        # one look-up where a (role, phase) pair was made and looked up twice
+        self._abs_night: dict[str, list[AbilitySpec]] = {
+            r: ph["night"] for r, ph in by_phase.items()}
+        self._abs_day: dict[str, list[AbilitySpec]] = {
+            r: ph["day"] for r, ph in by_phase.items()}
+        self._night_roles: set[str] = {r for r, ph in by_phase.items() if ph.get("night")}
+        self._dead_night: set[str] = {r for r, ph in rules.dead_movers if ph == "night"}
+        self._dead_day: set[str] = {r for r, ph in rules.dead_movers if ph == "day"}
+        # the seats' players in seating order, for the game (``reset``)
+        self._seats: list[Player] = []
         # the game's state (``reset``)
         self.agents: list[str] = list(names)
         self.rewards: dict[str, int] = {}
@@ -428,6 +468,9 @@ class Core:
         # the public part (``Board``), made once and cleared for each game (``reset``)
         size = layout["size"]
         self.rows: Any = _zeros((n, size), dtype=_float32)
+        # its bytes, and as many zero bytes: ``reset`` clears it by a copy of memory
+        self.rows_raw: Any = memoryview(self.rows).cast("B")
+        self.rows_zero: bytes = bytes(n * size * 4)
         flat = memoryview(self.rows).cast("B").cast("f")
         self.knowledge: dict[str, Knowledge] = {
             a: Knowledge(self, a, self.rows[i], flat, i * size) for i, a in enumerate(names)}
@@ -461,6 +504,8 @@ class Core:
         names = self.names
         rules = self.rules
         self.game = Game(rules, deal(rules, names, gseed, self.mafia), seed=gseed)
+        players = self.game.state.players
+        self._seats = [players[a] for a in names]
         self.agents = list(names)
         zero, false = self._zero, self._false
         self.rewards = zero.copy()
@@ -469,7 +514,7 @@ class Core:
         self.truncations = false.copy()
         self.infos = {a: {} for a in names}
         # the seats' vectors: the same arrays every game, cleared
-        self.rows.fill(0.0)
+        self.rows_raw[:] = self.rows_zero
         for k in self.knowledge.values():
             k.clear()
         self.board.clear()
@@ -493,7 +538,7 @@ class Core:
             return
         # a role without abilities in this phase has only the answers to its questions
         p = st.players[seat]
-        if st.questions or self.rules.by_phase[p.role][st.phase]:
+        if st.questions or (self._abs_day if st.phase == "day" else self._abs_night)[p.role]:
             self.cur_moves = g.legal_move_sets(seat)
         else:
             self.cur_moves = []
@@ -516,12 +561,13 @@ class Core:
             # (``Game._actor_abilities`` passes over each such ability): the usual case
             # of a seat that comes round again after its move, or has no abilities now.
             p = st.players[seat]
+            day = st.phase == "day"
             if not p.alive:
-                if (p.role, st.phase) not in self.rules.dead_movers:
+                if p.role not in (self._dead_day if day else self._dead_night):
                     return False
-            elif st.phase != "day" or seat in self.voted:
+            elif not day or seat in self.voted:
                 slots = st.slots
-                for ab in self.rules.by_phase[p.role][st.phase]:
+                for ab in (self._abs_day if day else self._abs_night)[p.role]:
                     if ab.shared:
                         if ("faction", ab.owner or p.faction, ab.id) not in slots:
                             break
@@ -535,7 +581,6 @@ class Core:
     def open_phase(self) -> None:
         """Queue the seats that have something to do; resolve phases nobody acts in."""
         g = self.game
-        by_phase = self.rules.by_phase
         dead_acts = self._dead_acts
         while True:
             st = g.state
@@ -554,14 +599,17 @@ class Core:
             # it has nothing to do all night (nothing changes roles or asks before dawn
             # unless a night ability acts at once): not queued, never asked
             quiet = st.phase == "night" and not self._night_immediate
-            for a in self.names:
-                p = st.players[a]
+            night_roles = self._night_roles
+            turns_left = self.turns_left
+            turns = self.turns
+            for p in self._seats:
                 if p.alive or p.role in dead_acts:
-                    if quiet and not by_phase[p.role].get("night") and not (
+                    a = p.name
+                    if quiet and p.role not in night_roles and not (
                             st.questions and open_questions(st, a)):
                         continue
                     queue.append(a)
-                    self.turns_left[a] = self.turns
+                    turns_left[a] = turns
             i = 0
             while i < len(queue) and not self.has_something(queue[i]):
                 i += 1
@@ -604,29 +652,35 @@ class Core:
             self.dead_step(action)
             return
         a = self.selection
-        self.cumulative[a] = 0
+        cum = self.cumulative
+        if cum[a]:          # zero all game (the rewards come at its end): a read, where
+            cum[a] = 0      # a write each turn cost more
         g = self.game
         info: dict[str, str] | None = None     # a refusal's, else an empty one
         done = True
         if action is not None:
-            a_ = action if type(action) is int else int(action)
+            # typed (an int, the decoded kind's name a str, the mask bytes): compared and
+            # indexed natively, where an untyped value went through Python's protocols
+            a_: int = action if type(action) is int else int(action)
             if a_ != PASS:
                 codec = self.codec
                 kind = codec._decoded.get(a_)    # a vote, or a move decoded before
                 if kind is None:
                     kind = codec.decode(a_, open_questions(g.state, a)) \
                         if a_ >= codec.answer_offset else codec.decode(a_)  # raises outside
-                if kind[0] != "pass":
+                what: str = kind[0]
+                if what != "pass":
                     # the mask the seat was shown, if still current
-                    m = self.cur_bytes
-                    if m is None or not (self.cur_ok and self.cur_seat == a
-                                         and self.cur_events == len(g.events)):
-                        m = self.mask_bytes(a)
+                    cur = self.cur_bytes
+                    if cur is None or not (self.cur_ok and self.cur_seat == a
+                                           and self.cur_events == len(g.events)):
+                        cur = self.mask_bytes(a)
+                    m: bytes = cur
                     if not m[a_]:
                         info = {"refused": "not a legal action now; taken as a pass"}
                     else:
                         try:
-                            if kind[0] == "vote":
+                            if what == "vote":
                                 # one of ``legal_votes`` (the mask's) for this very
                                 # state: recorded as ``vote`` records it after its check
                                 g.cast_vote(g.state.players[a], kind[1])

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...engine.events import HOST
-from ...engine.mechanics import constraint, hook, mechanic
+from ...engine.mechanics import constraint, fact, hook, mechanic
 from ...engine.mechanics.check import check as lib_check
 from ...engine.mechanics.check import junior_void
 from ...engine.mechanics.kill import shoot as lib_shoot
@@ -53,10 +53,35 @@ def _copied_spec(g, p, ab):
     return role, g.rules.abilities.get(f"{role}.{ab.id}")
 
 
-@constraint("antem_hermit_has", targets=False)
+@fact("antem_hermit_holds")
+def hermit_holds(g, p) -> set:
+    """The ids of the night actions the hermit may send now: those of the role he holds
+    that are not for the dead and whose status he has (what ``antem_hermit_has`` allows);
+    none before he holds a role. The gate of ``antem_hermit_has``, whose entry names the
+    ability's id (``{antem_hermit_has: {id: check}}``)."""
+    s = g.state
+    role = s.status_value(p, "hermit_role") if p.st else None
+    out: set = set()
+    if role is None:
+        return out
+    for a in g.rules.by_phase[role]["night"]:
+        if not a.while_dead and (not a.requires_status or s.has(p, a.requires_status)):
+            out.add(a.id)
+    return out
+
+
+def _hermit_gate(params: dict):
+    return (params["id"],) if "id" in params else None
+
+
+@constraint("antem_hermit_has", targets=False, gate=("antem_hermit_holds", _hermit_gate),
+            exact=True)
 def hermit_has(g, p, ab, ts, params):
     """The hermit may send only an action of the role he holds (``antem_hermit_targets``:
-    under that role's target rules). Never reads the targets: asked once per ability."""
+    under that role's target rules). Never reads the targets: asked once per ability.
+    Its gate (the fact ``antem_hermit_holds``, where the entry names the ability's id)
+    is its whole test: the legal moves and the random player pass over an action he does
+    not hold without making this refusal's sentences."""
     role, spec = _copied_spec(g, p, ab)
     if role is None:
         return ("У Отшельника пока нет действия: в первую ночь он неактивен, а потом берёт "

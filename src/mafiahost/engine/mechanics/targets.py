@@ -66,11 +66,7 @@ def from_day(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
             gate=("players_in_game", lambda params: (params.get("n", 5),)), exact=True)
 def min_alive(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     least = params.get("n", 5)
-    alive = 0
-    for q in g.state.order:
-        if q.alive:
-            alive += 1
-    if alive < least:
+    if players_in_game(g, p) < least:
         return (f"«{ab.name_ru}»: в игре осталось меньше {least} игроков — не до этого.",
                 f"'{ab.name_en}': fewer than {least} players are left.")
     return None

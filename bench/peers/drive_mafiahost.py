@@ -4,16 +4,25 @@
                               [--option NAME=VALUE ...]
 
 loads the rule set and plays one game outside the count (so the 0-game run that callgrind
-subtracts includes loading), then plays GAMES games by ``mafiahost.sim`` (random legal moves
+subtracts includes loading), makes one full collection of the garbage collector, then plays
+GAMES games by ``mafiahost.sim`` (random legal moves
 from ``Game.legal_moves``' generator, every resolve, victory checks) and prints one JSON
 line: games, seconds (wall time of the games alone), cpu_seconds (the process's CPU time
 over the same games: what the benchmark compares), phases played and the build that ran
 (``mafiahost.BUILD``: compiled, or pure and why).
+
+The collection (``gc.collect()``, made by every peer's driver too, in ``batch.py``) starts
+the games with the collector's counts at zero. Without it the first full collection, which
+examines every object the imports and the warm-up game left, falls among the counted games
+of a run of N and not in the run of none that callgrind subtracts: a cost of the start-up
+charged to the games, by how much depending on the imports (0.6 M instructions a game of
+singapore's 20, 0.04 M of gemini's). Collections that the games cause themselves still count.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 import time
@@ -39,6 +48,7 @@ def main(argv: list[str]) -> int:
         k, v = o.split("=", 1)
         options[k] = {"true": True, "false": False}.get(v, v)
     play_game(new_random_game(a.ruleset, a.players, 10**6, options or None, a.mafia), 10**6)
+    gc.collect()
     t, c = time.perf_counter(), time.process_time()
     phases = 0
     for seed in range(a.first, a.first + a.games):

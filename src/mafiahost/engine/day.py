@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import mechanics
 from .errors import times_ru
@@ -12,6 +12,7 @@ from .state import FOREVER, Player
 
 if TYPE_CHECKING:
     from .game import Game
+    from .model import RulesetSpec
 
 SPECIAL = ("against_all", "abstain")
 
@@ -164,30 +165,49 @@ def legal_votes(g: Game, p: Player) -> list[str]:
     alive = g.state.living_names()      # read-only: every list returned below is new
     cands: list[str] = alive + (["against_all", "abstain"] if against_all_today(g)
                                 else ["abstain"])
-    hooks = g.rules.hooks.get("vote_check")
-    if not hooks:
+    hooks = _vote_hooks(g.rules)
+    if hooks is None:
         return cands
-    voter_only = mechanics.VOTER_ONLY_HOOKS
-    pools = mechanics.VOTE_POOL_FILTERS
-    per_target = []
-    filters = []
-    for h in hooks:
-        if h[0] in voter_only:
-            if h[0](g, p, "abstain", h[1]) is not None:    # the target is not read
-                return []
-        elif h[0] in pools:
-            filters.append(h)
-        else:
-            per_target.append(h)
+    for fn, params in hooks[1]:
+        if fn(g, p, "abstain", params) is not None:    # the target is not read
+            return []
     # a hook with a pool filter filters the candidates in one call (the votes allowed are
     # those every hook allows, so the order they are asked in does not matter)
-    for fn, params in filters:
-        cands = pools[fn](g, p, cands, params)
+    for pool, params in hooks[2]:
+        cands = pool(g, p, cands, params)
         if not cands:
             return []
+    per_target: list[tuple[Any, Any]] = hooks[3]
     if not per_target:
         return cands
     return [t for t in cands if _hooks_refusal(g, p, t, per_target) is None]
+
+
+def _vote_hooks(rules: RulesetSpec) -> tuple | None:
+    """The rule set's ``vote_check`` hooks sorted once for ``legal_votes`` (kept in
+    ``RulesetSpec.vote_hooks`` with the list they were sorted from): (that list, the
+    voter-only hooks, the pool filters of the hooks with one, the others), each as (fn,
+    params) in the hooks' order; None without hooks."""
+    hooks = rules.hooks.get("vote_check")
+    if not hooks:
+        return None
+    got = rules.vote_hooks
+    if got is not None and got[0] is hooks:
+        return got
+    voter_only = mechanics.VOTER_ONLY_HOOKS
+    pools = mechanics.VOTE_POOL_FILTERS
+    first: list[tuple[Any, Any]] = []
+    filters: list[tuple[Any, Any]] = []
+    others: list[tuple[Any, Any]] = []
+    for fn, params in hooks:
+        if fn in voter_only:
+            first.append((fn, params))
+        elif fn in pools:
+            filters.append((pools[fn], params))
+        else:
+            others.append((fn, params))
+    got = rules.vote_hooks = (hooks, first, filters, others)
+    return got
 
 
 def check_unvote(g, p, fixed: bool = False):

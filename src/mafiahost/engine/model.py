@@ -307,6 +307,7 @@ _RULESET_ATTRS = (
     "title_en",
     "title_ru",
     "version",
+    "vote_hooks",
     "win_fns",
 )
 
@@ -322,6 +323,10 @@ class RulesetSpec:
         self.partner_reads: frozenset | None = None
         self.redirect_roles: frozenset | None = None
         self.team_tables: list | None = None     # engine.game._team_tables
+        # the ``vote_check`` hooks sorted for the list of legal votes (engine.day.
+        # _vote_hooks): (the hooks' list they were sorted from, voter-only, pool filters,
+        # the others)
+        self.vote_hooks: tuple | None = None
         self.version: int = kw.get("version", 1)
         self.title_ru: str = kw.get("title_ru", self.id)
         self.title_en: str = kw.get("title_en", self.id)

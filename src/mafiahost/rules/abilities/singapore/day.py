@@ -19,21 +19,25 @@ if TYPE_CHECKING:
     from mafiahost.engine.state import Player
 
 
-def _vote_pool(g, voter, names, params):
-    """``vote_check`` for the targets ``names`` at once (``legal_votes``)."""
+def _vote_pool(g: Game, voter: Player, names: list[str], params: dict) -> list[str]:
+    """``vote_check`` for the targets ``names`` at once (``legal_votes``): typed, so each
+    target's ``away`` status is read in place (``State.has``) by compiled code."""
     s = g.state
     players = s.players
-    out = []
+    idx = s.idx
+    out: list[str] = []
     for n in names:
         t = players.get(n)
-        if t is not None and s.has(t, "away"):
-            continue
+        if t is not None:
+            v = t.st.get("away")
+            if v is not None and v[0] >= idx:
+                continue
         out.append(n)
     return out
 
 
 @hook("vote_check", "singapore_vote_check", pool=_vote_pool)
-def vote_check(g, voter, target, params):
+def vote_check(g: Game, voter: Player, target: str, params: dict):
     t = g.state.players.get(target)
     if t is not None and g.state.has(t, "away"):
         return (f"«{target}» в поездке: его нельзя посадить в тюрьму.",

@@ -36,15 +36,15 @@ def _made_alone(spec):
     """What ``_constraint_fns`` and ``bind`` make for ``spec`` on its own (a fresh copy of
     the ability, sharing nothing), as values to compare."""
     from mafiahost.engine.game import _constraint_fns
-    from mafiahost.engine.model import AbilitySpec
     from mafiahost.engine.mechanics import MECHANICS
+    from mafiahost.engine.model import AbilitySpec
 
     alone = AbilitySpec(spec.id, key=spec.key, step=spec.step, effects=list(spec.effects),
                         targets=spec.targets, constraints=list(spec.constraints))
     alone.bind(MECHANICS)
     _constraint_fns(alone)
     return (alone.mechs, alone.constraint_fns, alone.gates, alone.after_gates,
-            alone.reads_targets, alone.reads_partners)
+            alone.reads_targets, alone.reads_partners, alone.positional)
 
 
 def test_roles_share_what_one_template_makes():
@@ -62,7 +62,7 @@ def test_roles_share_what_one_template_makes():
     for r in ("singapore", "gemini", "indians", "antem"):
         for a in rules.load_file(rules.DATA / f"{r}.yaml").abilities.values():
             assert (a.mechs, a.constraint_fns, a.gates, a.after_gates, a.reads_targets,
-                    a.reads_partners) == _made_alone(a), a.key
+                    a.reads_partners, a.positional) == _made_alone(a), a.key
 
 
 def test_an_ability_with_other_targets_has_its_own_gates():
@@ -87,4 +87,4 @@ def test_an_ability_with_other_targets_has_its_own_gates():
     assert changed.gates and not kept.gates
     for a in (changed, kept):
         assert (a.mechs, a.constraint_fns, a.gates, a.after_gates, a.reads_targets,
-                a.reads_partners) == _made_alone(a), a.key
+                a.reads_partners, a.positional) == _made_alone(a), a.key

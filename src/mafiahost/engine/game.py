@@ -61,6 +61,14 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
                 # (a range or set answers at once; ``isdisjoint`` walks a whole range)
                 gates.append((mechanics.FACTS[gate[0]], tuple(frozenset(values))))
     ab.reads_targets = listed or any(c[2] for c in out)
+    # the constraints that read the targets, where each reads them one at a time: any
+    # of a one-target ability's (its one target is read alone), a two-target ability's
+    # where each says how (``mechanics.constraint``'s ``position``); none for an ability
+    # drawn from the list only because a constraint is ``listed``
+    positions = mechanics.POSITIONS
+    reading = [c for c in out if c[2]]
+    ab.positional = [(fn, params, positions.get(fn, "each")) for fn, params, _ in reading] \
+        if ab.targets == 1 or all(c[0] in positions for c in reading) else None
     ab.reads_partners = any((c if isinstance(c, str) else next(iter(c)))
                             in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
     ab.gates = tuple(gates) if ab.targets == 0 or ab.reads_targets else ()
@@ -1067,8 +1075,8 @@ class Game:
                 targeted += 1
                 if targeted == 2:
                     pools = {}
-                if pooled and not ab.reads_targets and not ab.names_role \
-                        and ab.targets <= 2:
+                if pooled and not ab.names_role and ab.targets <= 2 \
+                        and (not ab.reads_targets or ab.positional is not None):
                     tp = self._target_pools(p, ab, pools, bool(gates))
                     if tp is not None:
                         out.append((aid, tp))
@@ -1318,9 +1326,12 @@ class Game:
 
     def _target_pools(self, p: Player, ab: AbilitySpec, memo: dict | None,
                       gated: bool) -> TargetPools | None:
-        """``_targets`` of an ability of one or two targets that no constraint reads the
-        targets of (nor names a role), as its pools, not listed (``legal_move_sets``);
-        None where ``_targets`` would list none."""
+        """``_targets`` of an ability of one or two targets that names no role, as its
+        pools, not listed (``legal_move_sets``); None where ``_targets`` would list none.
+        For an ability no constraint of which reads the targets, or whose constraints
+        read them one at a time (``AbilitySpec.positional``): those filter the pools, the
+        first target's by each of them, the second's by those that judge every target
+        (``"each"``), so the pools stand for exactly the pairs they would let through."""
         checks = ab.after_gates if gated else ab.constraint_fns
         if checks is None:
             checks = _constraint_fns(ab)
@@ -1329,6 +1340,22 @@ class Game:
             return None
         first, pool = got
         k = ab.targets
+        positional = ab.positional
+        if positional is not None:
+            filters = mechanics.POOL_FILTERS
+            for fn, params, where in positional:
+                pf = filters.get(fn)
+                if pf is not None:
+                    first = pf(self, p, ab, first, params)
+                else:
+                    first = [n for n in first if fn(self, p, ab, (n,), params) is None]
+                if not first:
+                    return None
+                if k == 2 and where == "each":
+                    if pf is not None:
+                        pool = pf(self, p, ab, pool, params)
+                    else:
+                        pool = [n for n in pool if fn(self, p, ab, (n,), params) is None]
         distinct = ab.distinct_targets
         if k == 2 and (not pool or (distinct and len(pool) == 1 and len(first) == 1
                                     and first[0] == pool[0])):

@@ -52,6 +52,7 @@ class AbilitySpec:
         "owner",
         "phase",
         "pool_key",
+        "positional",
         "reads_partners",
         "reads_targets",
         "requires_en",
@@ -94,6 +95,11 @@ class AbilitySpec:
         self.constraint_fns: list | None = None   # (fn, params, per target), on first use
         self.reads_targets = False                # a constraint reads the targets (with them)
         self.reads_partners = False               # a constraint reads others' moves (with them)
+        # where every constraint that reads the targets reads them one at a time (any of
+        # a one-target ability's; ``mechanics.constraint``'s ``position``): those
+        # constraints as (fn, params, "first" or "each"), in order; else None (with
+        # constraint_fns)
+        self.positional: list | None = None
         # (fact fn, values): with constraint_fns
         self.gates: tuple[tuple[Any, tuple], ...] = ()
         # constraint_fns less those an exact gate of ``gates`` stands for

@@ -332,10 +332,10 @@ def _ability(c, entry, aid, rid, a, step_ids, known_roles=(), shared=None) -> Ab
     if made is None:
         _constraint_fns(spec)
         shared[key] = (cons, spec.constraint_fns, spec.gates, spec.after_gates,
-                       spec.reads_targets, spec.reads_partners)
+                       spec.reads_targets, spec.reads_partners, spec.positional)
     else:
         (_, spec.constraint_fns, spec.gates, spec.after_gates, spec.reads_targets,
-         spec.reads_partners) = made
+         spec.reads_partners, spec.positional) = made
     return spec
 
 

@@ -50,6 +50,7 @@ SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects com
 HOOKS: dict = {}           # (kind, name) -> fn
 VOTER_ONLY_HOOKS: set = set()   # vote_check hooks that read the voter, never the target
 VOTE_POOL_FILTERS: dict = {}    # vote_check hook -> fn(g, voter, names, params): those allowed
+POSITIONS: dict = {}       # constraint fn -> "first" | "each": how it reads the targets
 CONDITIONS: dict = {}      # name -> fn(census, own, me, arg) -> bool
 TIE_POLICIES: dict = {}    # name -> fn(g, dc, leaders, for_) -> list of names to lynch (0 or 1)
 GUARD_SETTLE: Any = None   # set by protect.py: how a guard meets an attack at dawn
@@ -87,7 +88,7 @@ def mechanic(name: str, cover_aware: bool = False, visits: bool = True,
 
 def constraint(name: str, targets: bool = True, partner: bool = False,
                listed: bool = False, gate: tuple | None = None, pool=None,
-               exact: bool = False):
+               exact: bool = False, position: str | None = None):
     """``targets=False``: the constraint never reads the targets, so the legal-move
     generator asks it once per ability instead of once per candidate. ``listed=True``
     (with ``targets=False``): asked once as well, but the random player still draws its
@@ -109,7 +110,20 @@ def constraint(name: str, targets: bool = True, partner: bool = False,
     ``pool=fn(g, p, ab, names, params)`` (for one that reads the targets): the names of
     ``names`` (a list not to be changed) it allows as an ability's one target, in order,
     as asking it about each would; the legal-move generator filters a pool with it in one
-    call (``tests/test_constraint_gates.py`` checks the two agree)."""
+    call (``tests/test_constraint_gates.py`` checks the two agree).
+
+    ``position`` (for one that reads the targets) says how it reads them, so that the
+    list of legal moves of an ability of two targets filters the pools of single targets
+    instead of judging every pair (``Game.legal_move_sets``): ``"first"``, it reads the
+    first target alone (a tuple passes when its first target passes as a one-target
+    tuple); ``"each"``, it judges each target alone, the same way at every position (a
+    tuple passes when each of its targets passes as a one-target tuple)
+    (``tests/test_constraint_positions.py`` checks both in random games)."""
+    if position not in (None, "first", "each"):
+        raise ValueError(f"constraint {name!r}: position {position!r}; positions: first, each")
+    if position is not None and not targets:
+        raise ValueError(f"constraint {name!r}: a position is for a constraint that reads "
+                         f"the targets")
     if gate is not None and targets:
         raise ValueError(f"constraint {name!r}: a gate is for a constraint that never reads "
                          f"the targets")
@@ -128,6 +142,8 @@ def constraint(name: str, targets: bool = True, partner: bool = False,
                 EXACT_GATES.add(name)
         if pool is not None:
             POOL_FILTERS[fn] = pool
+        if position is not None:
+            POSITIONS[fn] = position
         return fn
     return deco
 

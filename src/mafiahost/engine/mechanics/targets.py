@@ -72,7 +72,13 @@ def min_alive(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     return None
 
 
-@constraint("first_not_self")
+def _others(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
+    """``first_not_self`` of each of ``names`` as a first target, at once."""
+    me = p.name
+    return [n for n in names if n != me]
+
+
+@constraint("first_not_self", pool=_others, position="first")
 def first_not_self(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if ts and ts[0] == p.name:
         return (f"«{ab.name_ru}»: первым нужно выбрать другого игрока.",
@@ -80,7 +86,15 @@ def first_not_self(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     return None
 
 
-@constraint("first_outside_own_faction")
+def _outside_faction(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
+    """``first_outside_own_faction`` of each of ``names`` as a first target, at once."""
+    me = p.name
+    fac = p.faction
+    players = g.state.players
+    return [n for n in names if n == me or players[n].faction != fac]
+
+
+@constraint("first_outside_own_faction", pool=_outside_faction, position="first")
 def first_outside_own_faction(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     if ts and ts[0] != p.name and g.state.players[ts[0]].faction == p.faction:
         return (f"«{ab.name_ru}»: первым нужно выбрать игрока вне своей группировки.",

@@ -38,7 +38,7 @@ def not_wounded(g, p, ab, ts, params):
     return None
 
 
-@constraint("musketeers_not_boss_action")
+@constraint("musketeers_not_boss_action", position="first")
 def not_boss_action(g, p, ab, ts, params):
     """The intriguer cannot redirect the boss's action."""
     if ts and g.state.players[ts[0]].role == params.get("role", "boss"):
@@ -47,7 +47,7 @@ def not_boss_action(g, p, ab, ts, params):
     return None
 
 
-@constraint("musketeers_not_own_vote")
+@constraint("musketeers_not_own_vote", position="first")
 def not_own_vote(g, p, ab, ts, params):
     if ts and ts[0] == p.name:
         return (f"«{ab.name_ru}»: свой голос менять нельзя.",

@@ -900,7 +900,7 @@ def awake(g, p, ab, ts, params):
     return None
 
 
-@constraint("niichavo_troll_targets")
+@constraint("niichavo_troll_targets", position="each")
 def troll_targets(g, p, ab, ts, params):
     """Fellow mafiosi (whom the troll knows) are refused at once; the messenger and Janus
     are not refused here (that would tell him their roles): the swap fails at night."""

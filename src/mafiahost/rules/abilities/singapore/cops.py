@@ -94,7 +94,7 @@ def _free_targets(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict
     return out
 
 
-@constraint("singapore_free_target", pool=_free_targets)
+@constraint("singapore_free_target", pool=_free_targets, position="each")
 def free_target(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«На посаженного игрока нельзя воздействовать другими ходами кроме как допрос и
     убийство»."""

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from mafiahost.engine.state import Player
 
 
-@constraint("singapore_makeup_not_self")
+@constraint("singapore_makeup_not_self", position="first")
 def makeup_not_self(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     """«Не может переводить действия с себя, но может переводить на себя»."""
     if ts and ts[0] == p.name:

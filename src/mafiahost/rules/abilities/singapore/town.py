@@ -37,7 +37,7 @@ def _doctor_rest_pool(g: Game, p: Player, ab: AbilitySpec, names: list, params: 
     return [t for t in names if t not in resting] if resting else list(names)
 
 
-@constraint("singapore_doctor_rest", pool=_doctor_rest_pool)
+@constraint("singapore_doctor_rest", pool=_doctor_rest_pool, position="each")
 def doctor_rest(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     resting = _resting(g, p, ts, params)
     if resting:

@@ -67,19 +67,24 @@ def test_a_gate_refuses_only_where_its_constraint_refuses(ruleset):
 def test_gates_are_kept_only_for_abilities_drawn_from_the_list():
     """An ability whose targets the random player draws before asking its constraints
     (targets, none read by a constraint) keeps no gates: passing over it would change the
-    draws. singapore's bloodlust names (three targets, a targetless constraint) is one."""
+    draws. singapore's bloodlust names (three targets, a targetless constraint) is one.
+    The list of legal moves, which draws nothing, asks every gate of every ability
+    (``list_gates``)."""
     g = new_random_game("singapore", 12, 0)
     kept = 0
     for ab in g.rules.abilities.values():
         _constraint_fns(ab)
         if ab.targets and not ab.reads_targets:
             assert ab.gates == (), ab.key
+        else:
+            assert ab.gates == ab.list_gates and ab.after_gates == ab.list_after, ab.key
         kept += bool(ab.gates)
     assert kept > 0
     lust = next(ab for ab in g.rules.abilities.values() if ab.id == "lust_names")
     assert lust.gates == () and any(
         (c if isinstance(c, str) else next(iter(c))) in mechanics.GATES
         for c in lust.constraints)
+    assert lust.list_gates
 
 
 @pytest.mark.parametrize("ruleset", ["indians", "singapore"])

@@ -44,7 +44,8 @@ def _made_alone(spec):
     alone.bind(MECHANICS)
     _constraint_fns(alone)
     return (alone.mechs, alone.constraint_fns, alone.gates, alone.after_gates,
-            alone.reads_targets, alone.reads_partners, alone.positional)
+            alone.reads_targets, alone.reads_partners, alone.positional, alone.list_gates,
+            alone.list_after)
 
 
 def test_roles_share_what_one_template_makes():
@@ -62,7 +63,8 @@ def test_roles_share_what_one_template_makes():
     for r in ("singapore", "gemini", "indians", "antem"):
         for a in rules.load_file(rules.DATA / f"{r}.yaml").abilities.values():
             assert (a.mechs, a.constraint_fns, a.gates, a.after_gates, a.reads_targets,
-                    a.reads_partners, a.positional) == _made_alone(a), a.key
+                    a.reads_partners, a.positional, a.list_gates,
+                    a.list_after) == _made_alone(a), a.key
 
 
 def test_an_ability_with_other_targets_has_its_own_gates():
@@ -87,4 +89,5 @@ def test_an_ability_with_other_targets_has_its_own_gates():
     assert changed.gates and not kept.gates
     for a in (changed, kept):
         assert (a.mechs, a.constraint_fns, a.gates, a.after_gates, a.reads_targets,
-                a.reads_partners, a.positional) == _made_alone(a), a.key
+                a.reads_partners, a.positional, a.list_gates, a.list_after) == _made_alone(a), \
+            a.key

@@ -73,6 +73,10 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
                             in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
     ab.gates = tuple(gates) if ab.targets == 0 or ab.reads_targets else ()
     ab.after_gates = [c for i, c in enumerate(out) if not (ab.gates and i in exact)]
+    # the list of legal moves (``Game.legal_move_sets``, ``legal_move_groups``) draws
+    # nothing: it asks every gate, of any ability
+    ab.list_gates = tuple(gates)
+    ab.list_after = [c for i, c in enumerate(out) if not (gates and i in exact)]
     ab.constraint_fns = out
     return out
 
@@ -1065,7 +1069,7 @@ class Game:
             aid = ab.id
             if ab.constraint_fns is None:
                 _constraint_fns(ab)
-            gates = ab.gates
+            gates = ab.list_gates
             if gates:
                 if facts is None:
                     facts = {}
@@ -1089,7 +1093,7 @@ class Game:
                     out.append((aid, tss))
             else:                       # no targets: legal when no constraint refuses
                 # (less those an exact gate, asked above, stands for)
-                checks = ab.after_gates if gates else (ab.constraint_fns or [])
+                checks = ab.list_after if gates else (ab.constraint_fns or [])
                 for fn, params, _per_target in checks:
                     if fn(self, p, ab, (), params) is not None:
                         break
@@ -1332,7 +1336,7 @@ class Game:
         read them one at a time (``AbilitySpec.positional``): those filter the pools, the
         first target's by each of them, the second's by those that judge every target
         (``"each"``), so the pools stand for exactly the pairs they would let through."""
-        checks = ab.after_gates if gated else ab.constraint_fns
+        checks = ab.list_after if gated else ab.constraint_fns
         if checks is None:
             checks = _constraint_fns(ab)
         got = self._open_pools(p, ab, memo, checks)

@@ -41,6 +41,8 @@ class AbilitySpec:
         "id",
         "immediate",
         "key",
+        "list_after",
+        "list_gates",
         "mechs",
         "min_alive_self",
         "names_role",
@@ -104,6 +106,11 @@ class AbilitySpec:
         self.gates: tuple[tuple[Any, tuple], ...] = ()
         # constraint_fns less those an exact gate of ``gates`` stands for
         self.after_gates: list = []
+        # the gates the list of legal moves asks (every one: ``gates`` keeps them only for
+        # an ability the random player draws from the list), and constraint_fns less those
+        # an exact one of them stands for
+        self.list_gates: tuple[tuple[Any, tuple], ...] = ()
+        self.list_after: list = []
         # the per-target rules ``Game._pools`` reads, as one number (abilities alike
         # share their pools in one list of legal moves): found at its first use (-1 before)
         self.pool_key: int = -1

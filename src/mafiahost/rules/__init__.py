@@ -332,10 +332,11 @@ def _ability(c, entry, aid, rid, a, step_ids, known_roles=(), shared=None) -> Ab
     if made is None:
         _constraint_fns(spec)
         shared[key] = (cons, spec.constraint_fns, spec.gates, spec.after_gates,
-                       spec.reads_targets, spec.reads_partners, spec.positional)
+                       spec.reads_targets, spec.reads_partners, spec.positional,
+                       spec.list_gates, spec.list_after)
     else:
         (_, spec.constraint_fns, spec.gates, spec.after_gates, spec.reads_targets,
-         spec.reads_partners, spec.positional) = made
+         spec.reads_partners, spec.positional, spec.list_gates, spec.list_after) = made
     return spec
 
 

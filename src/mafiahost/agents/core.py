@@ -475,23 +475,28 @@ class Core:
         self.knowledge: dict[str, Knowledge] = {
             a: Knowledge(self, a, self.rows[i], flat, i * size) for i, a in enumerate(names)}
         self.board = Board(self)
+        # the same, by seat (seating order): read by index where a name was looked up
+        self.know_list: list[Knowledge] = [self.knowledge[a] for a in names]
         self.voted: set[str] = set()
-        self.turns_left: dict[str, int] = {}
+        # each seat's turns left this phase, by seat
+        self.turns_left: list[int] = [0] * n
         # the seats to take turns this phase, in order, from ``queue[front]`` (a list
-        # read from an index: taking the front is one addition, not a list shifted)
-        self.queue: list[str] = []
+        # read from an index: taking the front is one addition, not a list shifted),
+        # as their players (the seat's name, its index and its role read from one object)
+        self.queue: list[Player] = []
         self.front = 0
         self.phases = 0
         self.ended = False                  # ``finish`` has run: every agent is done
         self.unpaid = False                 # ``finish`` set rewards no dead step cleared
         self.selection = names[0] if names else ""
+        self.sel_p: Player | None = None     # the player of ``selection`` while it has a turn
         # the agent selected when the first done agent left (``dead_step``; PettingZoo's
         # ``_skip_agent_selection``)
         self.skip: str | None = None
         # ``legal``'s one entry: the seat's legal lists at (events, phase index) and, once
         # made, its mask
         self.cur_ok = False
-        self.cur_seat = ""
+        self.cur_seat: Player | None = None
         self.cur_events = 0
         self.cur_idx = 0
         self.cur_moves: list[tuple[str, list[tuple] | TargetPools]] = []
@@ -531,25 +536,33 @@ class Core:
         """Make ``cur_*`` the legal lists of ``seat`` now (``Game.legal_move_sets`` by
         ability, a pool-made ability's targets as their pools, and the legal votes): one
         entry, made again after the next event or for another seat."""
+        self.legal_of(self.game.state.players[seat])
+
+    def legal_of(self, p: Player) -> None:
+        """``legal`` of the seat of player ``p``."""
         g = self.game
         st = g.state
-        if self.cur_ok and self.cur_seat == seat and self.cur_events == len(g.events) \
+        if self.cur_ok and self.cur_seat is p and self.cur_events == len(g.events) \
                 and self.cur_idx == st.idx:
             return
         # a role without abilities in this phase has only the answers to its questions
-        p = st.players[seat]
+        seat = p.name
         if st.questions or (self._abs_day if st.phase == "day" else self._abs_night)[p.role]:
-            self.cur_moves = g.legal_move_sets(seat)
+            self.cur_moves = g.legal_move_sets_of(p)
         else:
             self.cur_moves = []
         self.cur_votes = [] if seat in self.voted else legal_votes(g, p)
         self.cur_ok = True
-        self.cur_seat = seat
+        self.cur_seat = p
         self.cur_events = len(g.events)
         self.cur_idx = st.idx
         self.cur_bytes = None
 
     def has_something(self, seat: str) -> bool:
+        return self.has_something_of(self.game.state.players[seat])
+
+    def has_something_of(self, p: Player) -> bool:
+        """``has_something`` of the seat of player ``p``."""
         st = self.game.state
         if not st.questions:
             # ``legal``'s answer without its lists where it is sure to be nothing (no
@@ -560,7 +573,7 @@ class Core:
             # slot filled, by its own move or its faction's common one
             # (``Game._actor_abilities`` passes over each such ability): the usual case
             # of a seat that comes round again after its move, or has no abilities now.
-            p = st.players[seat]
+            seat = p.name
             day = st.phase == "day"
             if not p.alive:
                 if p.role not in (self._dead_day if day else self._dead_night):
@@ -575,7 +588,7 @@ class Core:
                         break
                 else:
                     return False
-        self.legal(seat)
+        self.legal_of(p)
         return bool(self.cur_moves or self.cur_votes)
 
     def open_phase(self) -> None:
@@ -591,8 +604,7 @@ class Core:
                 self.finish(True)
                 return
             self.voted = set()
-            self.turns_left = {}
-            queue: list[str] = []
+            queue: list[Player] = []
             self.queue = queue
             self.front = 0
             # by night (no votes), a role without a night ability and no question open to
@@ -608,14 +620,16 @@ class Core:
                     if quiet and p.role not in night_roles and not (
                             st.questions and open_questions(st, a)):
                         continue
-                    queue.append(a)
-                    turns_left[a] = turns
+                    queue.append(p)
+                    turns_left[p.seat] = turns
             i = 0
-            while i < len(queue) and not self.has_something(queue[i]):
+            while i < len(queue) and not self.has_something_of(queue[i]):
                 i += 1
             if i < len(queue):
                 self.front = i
-                self.selection = queue[i]
+                q = queue[i]
+                self.sel_p = q
+                self.selection = q.name
                 return
             g.resolve()
             self.phases += 1
@@ -644,6 +658,7 @@ class Core:
         self.queue = []
         self.front = 0
         self.selection = self.agents[0]
+        self.sel_p = None
 
     def step(self, action: Any) -> None:
         """``MafiaEnv.step``: a turn of the seat whose turn it is; once the game is over,
@@ -652,6 +667,8 @@ class Core:
             self.dead_step(action)
             return
         a = self.selection
+        p = self.sel_p      # its player
+        assert p is not None
         cum = self.cumulative
         if cum[a]:          # zero all game (the rewards come at its end): a read, where
             cum[a] = 0      # a write each turn cost more
@@ -672,7 +689,7 @@ class Core:
                 if what != "pass":
                     # the mask the seat was shown, if still current
                     cur = self.cur_bytes
-                    if cur is None or not (self.cur_ok and self.cur_seat == a
+                    if cur is None or not (self.cur_ok and self.cur_seat is p
                                            and self.cur_events == len(g.events)):
                         cur = self.mask_bytes(a)
                     m: bytes = cur
@@ -683,10 +700,10 @@ class Core:
                             if what == "vote":
                                 # one of ``legal_votes`` (the mask's) for this very
                                 # state: recorded as ``vote`` records it after its check
-                                g.cast_vote(g.state.players[a], kind[1])
+                                g.cast_vote(p, kind[1])
                                 self.voted.add(a)
                             else:
-                                self.send(a, kind[1], kind[2])
+                                self.send_of(p, kind[1], kind[2])
                             done = False
                         except Refused as e:  # never for a masked action; kept as a pass
                             info = {"refused": e.en}
@@ -696,15 +713,18 @@ class Core:
             self.infos[a] = {}          # dict is kept (a new one where it holds anything)
         queue = self.queue
         i = self.front + 1                  # the seat at the front leaves the queue
-        left = self.turns_left[a] - 1
-        self.turns_left[a] = left
+        turns_left = self.turns_left
+        left = turns_left[p.seat] - 1
+        turns_left[p.seat] = left
         if not done and left > 0:
-            queue.append(a)
-        while i < len(queue) and not self.has_something(queue[i]):
+            queue.append(p)
+        while i < len(queue) and not self.has_something_of(queue[i]):
             i += 1
         self.front = i
         if i < len(queue):
-            self.selection = queue[i]
+            q = queue[i]
+            self.sel_p = q
+            self.selection = q.name
         else:
             g.resolve()
             self.phases += 1
@@ -759,11 +779,14 @@ class Core:
         this very state (``Game.legal_moves``: a move is in it exactly when ``submit``
         takes it), so it is not judged a second time: it is sent as ``submit`` sends a
         move it has judged legal (``Game.send``)."""
+        self.send_of(self.game.state.players[seat], aid, ts)
+
+    def send_of(self, p: Player, aid: str, ts: tuple) -> None:
+        """``send`` for the seat of player ``p``."""
         g = self.game
-        p = g.state.players[seat]
         ab = g.rules.abilities.get(f"{p.role}.{aid}")
         if ab is None:                      # an answer to a question put to the seat
-            g.answer(seat, ts[0], ts[1])
+            g.answer(p.name, ts[0], ts[1])
         elif ab.names_role:                 # the seats, then the role it names
             g.send(p, ab, tuple(ts[:-1]), ts[-1])
         else:
@@ -778,7 +801,9 @@ class Core:
         g = self.game
         if self.ended or agent != self.selection or g.state.over:
             return self.zero_bytes
-        self.legal(agent)
+        p = self.sel_p
+        assert p is not None
+        self.legal_of(p)
         m = self.cur_bytes
         if m is None:
             votes = self.cur_votes
@@ -838,7 +863,10 @@ class Core:
         return b, _frombuffer(bytearray(b), _int8), heads
 
     def observe(self, agent: str) -> dict[str, Any]:
-        vec = self.knowledge[agent].update(None)
+        p = self.sel_p       # the seat whose turn it is, read by index; another by name
+        k = self.know_list[p.seat] if p is not None and agent is self.selection \
+            else self.knowledge[agent]
+        vec = k.update(None)
         return {"observation": vec, "action_mask": self.mask(agent)}
 
     def vector_from_scratch(self, agent: str) -> Any:

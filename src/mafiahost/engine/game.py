@@ -9,7 +9,7 @@ and applies it to the state (``engine.state.APPLY``). A refused command raises
 from __future__ import annotations
 
 from itertools import product
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -25,6 +25,9 @@ from .state import APPLY, FEW_ABILITIES, FOREVER, Action, Player, State
 mechanics.load_all()
 
 _APPLY_GET = APPLY.get
+# the pool filters of constraints (``mechanics.constraint``), a dict filled as they are
+# registered: read as a constant, not a module attribute at each call
+_POOL_FILTERS: Final[dict] = mechanics.POOL_FILTERS
 
 
 def _names(ps) -> str:
@@ -1045,18 +1048,21 @@ class Game:
         """``legal_moves`` by ability, in the same order: (ability id, its target tuples),
         the abilities with none left out, the answers last as ``("answer", [(id,
         option), ...])``; ``legal_moves`` is their concatenation."""
-        return cast(list[tuple[str, list[tuple]]], self._move_groups(name, False))
+        return cast(list[tuple[str, list[tuple]]], self._move_groups(self.player(name), False))
 
     def legal_move_sets(self, name: str) -> list[tuple[str, list[tuple] | TargetPools]]:
         """``legal_move_groups`` with the target tuples of an ability that no constraint
         of which reads its targets given as their pools (``TargetPools``), not listed:
         for a program that reads the set of legal moves, not each move (the action mask
         of ``agents``). ``TargetPools.tuples`` lists them, in the same order."""
-        return self._move_groups(name, True)
+        return self._move_groups(self.player(name), True)
 
-    def _move_groups(self, name: str, pooled: bool
+    def legal_move_sets_of(self, p: Player) -> list[tuple[str, list[tuple] | TargetPools]]:
+        """``legal_move_sets`` of the player ``p`` (held by the caller: not looked up)."""
+        return self._move_groups(p, True)
+
+    def _move_groups(self, p: Player, pooled: bool
                      ) -> list[tuple[str, list[tuple] | TargetPools]]:
-        p = self.player(name)
         s = self.state
         out: list[tuple[str, list[tuple] | TargetPools]] = []
         # the target pools, shared by abilities alike: made at the second ability with
@@ -1346,7 +1352,7 @@ class Game:
         k = ab.targets
         positional = ab.positional
         if positional is not None:
-            filters = mechanics.POOL_FILTERS
+            filters = _POOL_FILTERS
             for fn, params, where in positional:
                 pf = filters.get(fn)
                 if pf is not None:

@@ -92,12 +92,17 @@ def _callee(g: Game, call: str) -> tuple:
 
 def _card_call_pool(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
     """``card_call`` asked of each of ``names`` as the call's one target, at once: who
-    answers the call, and with what, found once."""
+    answers the call, and with what, found once; the targets his move may have are the
+    engine's list of them (``Game.legal_targets``: exactly the ones ``why_not_targets``
+    accepts), made once instead of judging each name."""
     q, spec = _callee(g, params["call"])
     if spec is None:
         return []
-    why_not = g.why_not_targets
-    return [n for n in names if why_not(q, spec, (n,)) is None]
+    if spec.targets != 1:
+        why_not = g.why_not_targets
+        return [n for n in names if why_not(q, spec, (n,)) is None]
+    allowed = {ts[0] for ts in g.legal_targets(q, spec)}
+    return [n for n in names if n in allowed]
 
 
 @constraint("singapore_card_call", pool=_card_call_pool)

@@ -106,7 +106,21 @@ def free_target(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     return None
 
 
-@constraint("singapore_jailed_target")
+def _jailed(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
+    """``jailed_target`` asked of each of ``names`` as a one-target move's target, at
+    once."""
+    s = g.state
+    idx = s.idx
+    players = s.players
+    out = []
+    for t in names:
+        v = players[t].st.get("jailed")        # ``State.has``, read in place
+        if v is not None and v[0] >= idx:
+            out.append(t)
+    return out
+
+
+@constraint("singapore_jailed_target", pool=_jailed)
 def jailed_target(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     q = g.state.players[ts[0]]
     if not g.state.has(q, "jailed"):

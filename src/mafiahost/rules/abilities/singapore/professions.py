@@ -10,7 +10,7 @@ in his clan; a plain civilian's is the town role.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic
@@ -45,19 +45,42 @@ def _role_for(p, prof: str) -> str:
     return f"{prof}_{p.faction[-1]}" if is_clan(p) else prof
 
 
-def _pending_buys(g, prof: str, but=None) -> int:
+_BUYS_KEY: Final = "singapore_profession_buys"   # ``_buys``' entry in ``State.memo``
+_PHASE: Final = 1 << 40                          # a phase's events are fewer
+
+
+def _buys(g: Game) -> list[tuple[str, str, str]]:
+    """Tonight's purchases of professions sent so far, as (buyer, his faction, the
+    profession): found once for all the players' checks between two events (the moves
+    sent change only with an event), kept in ``State.memo`` by the phase and the number
+    of events."""
+    s = g.state
+    n = s.idx * _PHASE + len(g.events)
+    hit = s.memo.get(_BUYS_KEY)
+    if hit is not None and hit[0] == n:
+        got: list[tuple[str, str, str]] = hit[1]
+        return got
     abilities = g.rules.abilities
-    return sum(1 for a in g.state.pending if a.actor != but
-               and abilities[a.ability].id == "buy_" + prof)
+    players = s.players
+    out: list[tuple[str, str, str]] = []
+    for a in s.pending:
+        aid: str = abilities[a.ability].id
+        if aid.startswith("buy_"):
+            prof = aid[4:]
+            if prof in PROFESSIONS:
+                out.append((a.actor, players[a.actor].faction, prof))
+    s.memo[_BUYS_KEY] = (n, out)
+    return out
 
 
-def _clan_buys(g, p) -> int:
+def _pending_buys(g: Game, prof: str, but: str | None = None) -> int:
+    """Purchases of ``prof`` sent tonight (but ``but``'s)."""
+    return sum(1 for who, _f, pr in _buys(g) if pr == prof and who != but)
+
+
+def _clan_buys(g: Game, p: Player) -> int:
     """Professions the other members of ``p``'s clan are buying tonight."""
-    abilities = g.rules.abilities
-    players = g.state.players
-    return sum(1 for a in g.state.pending if a.actor != p.name
-               and players[a.actor].faction == p.faction
-               and abilities[a.ability].id.removeprefix("buy_") in PROFESSIONS)
+    return sum(1 for who, fac, _pr in _buys(g) if who != p.name and fac == p.faction)
 
 
 @hook("night_open", "singapore_professions_open")

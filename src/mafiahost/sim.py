@@ -99,10 +99,10 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
     for ab in abilities:
         if rnd() < 0.1:
             continue
-        if not ab.shared:
+        if not ab.shared and slots:
             # his move in this slot is sent: ``may_act`` says no first
             if mine is not None:
-                if ab.slot in mine:
+                if mine and ab.slot in mine:
                     continue
             elif (me, ab.slot) in slots:
                 continue

@@ -241,7 +241,7 @@ class Codec:
                     table[ts] = self.move(ability, ts)
             return [table[ts] for ts in targets]
 
-    def pieces(self, groups: list, questions: list[dict] | None = None
+    def pieces(self, groups: list[tuple[str, Any]], questions: list[dict] | None = None
                ) -> tuple[list[tuple[int, bytes, int]], list[int]]:
         """The actions of ``groups`` (``Game.legal_move_sets``: (ability, target tuples or
         their pools, ``TargetPools``), answers as ``("answer", [(question id, option),

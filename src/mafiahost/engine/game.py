@@ -1178,11 +1178,13 @@ class Game:
                     continue
             if ab.uses_per_game is not None and uses.get((me, ab.id), 0) >= ab.uses_per_game:
                 continue
-            if ab.shared:
+            if not slots:       # no move sent yet this phase: no slot is filled
+                pass
+            elif ab.shared:
                 if ("faction", ab.owner or p.faction, ab.id) in slots:
                     continue
             elif mine is not None:
-                if ab.slot in mine:
+                if mine and ab.slot in mine:
                     continue
             elif (me, ab.slot) in slots:
                 continue

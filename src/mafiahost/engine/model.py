@@ -101,7 +101,7 @@ class AbilitySpec:
         # a one-target ability's; ``mechanics.constraint``'s ``position``): those
         # constraints as (fn, params, "first" or "each"), in order; else None (with
         # constraint_fns)
-        self.positional: list | None = None
+        self.positional: list[tuple[Any, dict, str]] | None = None
         # (fact fn, values): with constraint_fns
         self.gates: tuple[tuple[Any, tuple], ...] = ()
         # constraint_fns less those an exact gate of ``gates`` stands for

@@ -30,7 +30,8 @@ def _gate_refusals(g, checked, admitted):
                 asked += 1
                 fact = mechanics.FACTS[gate[0]]
                 why = mechanics.CONSTRAINTS[name](g, p, ab, (), params or {})
-                if g.gated_out(p, ((fact, tuple(values)),), {}):    # the gate refuses
+                gate_ = ((fact, tuple(values), mechanics.FACT_SLOTS[fact]),)
+                if g.gated_out(p, gate_, mechanics.new_facts()):    # the gate refuses
                     refused += 1
                     assert why is not None, (g.rules.id, g.state.idx, p.name, ab.key, name)
                     checked.add(name)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from .engine.day import against_all_today
 from .engine.errors import Refused
 from .engine.game import Game
+from .engine.mechanics import new_facts
 from .engine.model import AbilitySpec
 from .engine.state import FEW_ABILITIES, Player
 from .rules import load
@@ -89,7 +90,7 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
     # ``may_act``; they are kept only for abilities whose targets are drawn from the list
     # of legal ones (``Game.random_legal_targets``), so passing over one draws nothing, as
     # drawing for it would.
-    facts: dict = {}
+    facts: list = new_facts()
     s = g.state
     slots = s.slots             # this phase's moves by slot (``record`` adds to it)
     me = p.name
@@ -118,7 +119,7 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
                 roles = g.role_options(ab)
                 role = roles[int(rnd() * len(roles))]
             g.send(p, ab, ts, role)
-            facts.clear()
+            facts = new_facts()
             if mine is not None:
                 if ab.immediate:        # its effect, played now, may move anything
                     mine = s.slots_of(me)

@@ -41,8 +41,9 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
     (``constraint_fns``, and ``reads_targets``: does any depend on the targets, or is any
     ``listed``: either way the random player draws from the list of legal tuples).
 
-    Also ``gates``: (fact function, values) of the constraints' gates (``mechanics.
-    constraint``), kept only for an ability drawn from the list (no targets, or
+    Also ``gates``: (fact function, values, its place in ``mechanics.new_facts``' list) of
+    the constraints' gates (``mechanics.constraint``), kept only for an ability drawn
+    from the list (no targets, or
     ``reads_targets``): for another, the random player draws its targets before asking
     its constraints, so passing over it at a gate would change the draws."""
     out = []
@@ -62,7 +63,8 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
                     exact.append(len(out) - 1)
                 # the values as a tuple: the random player asks ``v in fact`` of each
                 # (a range or set answers at once; ``isdisjoint`` walks a whole range)
-                gates.append((mechanics.FACTS[gate[0]], tuple(frozenset(values))))
+                fn = mechanics.FACTS[gate[0]]
+                gates.append((fn, tuple(frozenset(values)), mechanics.FACT_SLOTS[fn]))
     ab.reads_targets = listed or any(c[2] for c in out)
     # the constraints that read the targets, where each reads them one at a time: any
     # of a one-target ability's (its one target is read alone), a two-target ability's
@@ -1070,7 +1072,7 @@ class Game:
         # costs more than the pools it would keep)
         pools: dict | None = None
         targeted = 0
-        facts: dict | None = None       # the gates' facts about ``p``, each asked once
+        facts: list | None = None       # the gates' facts about ``p``, each asked once
         for ab in self._actor_abilities(p):
             aid = ab.id
             if ab.constraint_fns is None:
@@ -1078,7 +1080,7 @@ class Game:
             gates = ab.list_gates
             if gates:
                 if facts is None:
-                    facts = {}
+                    facts = mechanics.new_facts()
                 if self.gated_out(p, gates, facts):
                     continue            # a gate refuses it: so would one of its constraints
             if ab.targets:
@@ -1112,15 +1114,17 @@ class Game:
                 out.append(("answer", [ts for _a, ts in answers]))
         return out
 
-    def gated_out(self, p: Player, gates: tuple[tuple[Any, tuple], ...], facts: dict) -> bool:
+    def gated_out(self, p: Player, gates: tuple[tuple[Any, tuple, int], ...],
+                  facts: list) -> bool:
         """Does one of an ability's ``gates`` (``AbilitySpec.gates``: (fact function,
-        values)) refuse ``p``: a fact about him holds none of its values? Each fact is
-        asked once and kept in ``facts``, which the caller empties when ``p`` sends a
-        move."""
-        for fn, values in gates:
-            f = facts.get(fn)
+        values, the fact's place in ``facts``)) refuse ``p``: a fact about him holds none
+        of its values? Each fact is asked once and kept in ``facts`` (``mechanics.
+        new_facts``: a list read by index), which the caller makes anew when ``p`` sends
+        a move."""
+        for fn, values, i in gates:
+            f = facts[i]
             if f is None:
-                f = facts[fn] = fn(self, p)
+                f = facts[i] = fn(self, p)
             if isinstance(f, int):
                 # a budget (``mechanics.fact``): it holds the whole numbers 0..f
                 for v in values:
@@ -1167,8 +1171,8 @@ class Game:
             if alive:
                 if ab.while_dead is not None:
                     continue
-            elif not self._dead_may_act(p, ab):
-                continue
+            elif ab.while_dead is None or not self._dead_may_act(p, ab):
+                continue        # (an ability not for the dead: no call to learn it)
             if jailed and not ab.while_jailed:
                 continue
             rs = ab.requires_status

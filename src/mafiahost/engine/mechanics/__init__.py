@@ -44,6 +44,9 @@ LISTED_CONSTRAINTS: set = set()       # targetless, but their abilities are draw
 GATES: dict = {}           # constraint name -> (fact name, fn(params) -> values or None)
 EXACT_GATES: set = set()   # constraints whose gate is their whole test (``exact=True``)
 FACTS: dict = {}           # name -> fn(g, player) -> a container the gates look values up in
+# fact fn -> its place in a list of the facts asked of one player (``new_facts``): read by
+# index where a dictionary keyed by the function was looked up
+FACT_SLOTS: dict = {}
 POOL_FILTERS: dict = {}    # constraint fn -> fn(g, p, ab, names, params): the names it allows
 PARTNER_CONSTRAINTS: set = set()      # constraints that read other players' moves
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due
@@ -155,8 +158,15 @@ def fact(name: str):
     comparison where a ``range`` asks several (``Game.gated_out`` reads both kinds)."""
     def deco(fn):
         _register(FACTS, name, fn, "fact")
+        FACT_SLOTS[fn] = len(FACT_SLOTS)
         return fn
     return deco
+
+
+def new_facts() -> list:
+    """A list for the facts asked of one player (``Game.gated_out``), each at its place
+    (``FACT_SLOTS``): None where not asked yet."""
+    return [None] * len(FACT_SLOTS)
 
 
 def scheduled(name: str):

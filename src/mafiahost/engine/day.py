@@ -58,10 +58,10 @@ def vote_loss(g: Game, p: Player) -> tuple[str, str] | None:
         return (f"«{p.name}» уже не в игре и не голосует.",
                 f"'{p.name}' is out of the game (dead or removed) and cannot vote.")
     st = p.st
-    if not st or st.keys().isdisjoint(_VOTELESS):
+    if not st:
         return None
     idx = s.idx
-    for k in _VOTELESS:
+    for k in _VOTELESS:         # four look-ups, where a keys view and its test cost more
         v = st.get(k)
         if v is not None and v[0] >= idx:
             break
@@ -160,6 +160,8 @@ def legal_votes(g: Game, p: Player) -> list[str]:
     depends on it: being alive (the list holds living seats), ``against_all_today``, and
     the rule set's other ``vote_check`` hooks (``tests/test_legal_votes.py`` keeps the two
     equal)."""
+    if not p.alive:         # ``vote_loss`` refuses a dead voter (without its sentence)
+        return []
     if _voter_refusal(g, p) or _changes_used_up(g, p):
         return []
     alive = g.state.living_names()      # read-only: every list returned below is new
@@ -168,12 +170,14 @@ def legal_votes(g: Game, p: Player) -> list[str]:
     hooks = _vote_hooks(g.rules)
     if hooks is None:
         return cands
-    for fn, params in hooks[1]:
+    first: list[tuple[Any, Any]] = hooks[1]
+    for fn, params in first:
         if fn(g, p, "abstain", params) is not None:    # the target is not read
             return []
     # a hook with a pool filter filters the candidates in one call (the votes allowed are
     # those every hook allows, so the order they are asked in does not matter)
-    for pool, params in hooks[2]:
+    filters: list[tuple[Any, Any]] = hooks[2]
+    for pool, params in filters:
         cands = pool(g, p, cands, params)
         if not cands:
             return []

@@ -78,18 +78,21 @@ def _free(g, p, by) -> None:
     g.emit("released", PUBLIC, players=[p.name], by=by.name if by is not None else None)
 
 
-def _free_targets(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
+def _free_targets(g: Game, p: Player, ab: AbilitySpec, names: list[str],
+                  params: dict) -> list[str]:
     """``free_target`` asked of each of ``names`` as a one-target move's target, at once."""
     s = g.state
     idx = s.idx
     players = s.players
     me = p.name
-    out = []
+    out: list[str] = []
     for t in names:
         if t != me:
             v = players[t].st.get("jailed")        # ``State.has``, read in place
-            if v is not None and v[0] >= idx:
-                continue
+            if v is not None:
+                until: int = v[0]
+                if until >= idx:
+                    continue
         out.append(t)
     return out
 
@@ -115,8 +118,10 @@ def _jailed(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> l
     out = []
     for t in names:
         v = players[t].st.get("jailed")        # ``State.has``, read in place
-        if v is not None and v[0] >= idx:
-            out.append(t)
+        if v is not None:
+            until: int = v[0]
+            if until >= idx:
+                out.append(t)
     return out
 
 

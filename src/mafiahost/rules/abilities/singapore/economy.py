@@ -116,7 +116,6 @@ _GATE_VALUES: dict[str, tuple[str, bool]] = {
 
 
 _HELD_KEY: Final = "singapore_held_by_free"     # ``Stock.left``'s entry in ``State.memo``
-_PHASE: Final = 1 << 40                         # a phase's events are fewer
 
 
 class Stock:
@@ -135,7 +134,8 @@ class Stock:
         """Is any of ``item`` left for a purchase now?"""
         s = self.g.state
         key = _STOCK_KEY.get(item) or stock_key(item)
-        stock: Any = s.counters.get(key, 0)
+        got: Any = s.counters.get(key, 0)
+        stock: int = got if isinstance(got, int) else 0     # compared natively
         if stock <= 0:
             return False
         pending = s.pending
@@ -147,17 +147,19 @@ class Stock:
             # prisoner freed): counted once for all the players' stock facts between two
             # events (``State.memo``), kept by the phase and the number of events (a game
             # that keeps no log of the phases past, balance's ``LeanGame``, shortens it
-            # as a phase starts, so the count alone could come back)
+            # as a phase starts, so the count alone could come back): (the number of
+            # events, (the phase, the count))
             g = self.g
-            n = s.idx * _PHASE + len(g.events)
+            n = len(g.events)
             hit = s.memo.get(_HELD_KEY)
-            if hit is not None and hit[0] == n:
-                held = hit[1]
+            if hit is not None and hit[0] == n and hit[1][0] == s.idx:
+                held = hit[1][1]
             else:
                 held = _held_by_free(g, pending)
-                s.memo[_HELD_KEY] = (n, held)
+                s.memo[_HELD_KEY] = (n, (s.idx, held))
             self.held = held
-        return stock - held.get(key, 0) > 0
+        taken: int = held.get(key, 0)
+        return stock - taken > 0
 
     def __contains__(self, value: object) -> bool:
         v = _GATE_VALUES.get(value) if isinstance(value, str) else None

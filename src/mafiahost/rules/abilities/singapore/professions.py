@@ -46,19 +46,18 @@ def _role_for(p, prof: str) -> str:
 
 
 _BUYS_KEY: Final = "singapore_profession_buys"   # ``_buys``' entry in ``State.memo``
-_PHASE: Final = 1 << 40                          # a phase's events are fewer
 
 
 def _buys(g: Game) -> list[tuple[str, str, str]]:
     """Tonight's purchases of professions sent so far, as (buyer, his faction, the
     profession): found once for all the players' checks between two events (the moves
-    sent change only with an event), kept in ``State.memo`` by the phase and the number
-    of events."""
+    sent change only with an event), kept in ``State.memo`` by the number of events and
+    the phase (as ``economy.Stock.left`` keeps its count)."""
     s = g.state
-    n = s.idx * _PHASE + len(g.events)
+    n = len(g.events)
     hit = s.memo.get(_BUYS_KEY)
-    if hit is not None and hit[0] == n:
-        got: list[tuple[str, str, str]] = hit[1]
+    if hit is not None and hit[0] == n and hit[1][0] == s.idx:
+        got: list[tuple[str, str, str]] = hit[1][1]
         return got
     abilities = g.rules.abilities
     players = s.players
@@ -69,7 +68,7 @@ def _buys(g: Game) -> list[tuple[str, str, str]]:
             prof = aid[4:]
             if prof in PROFESSIONS:
                 out.append((a.actor, players[a.actor].faction, prof))
-    s.memo[_BUYS_KEY] = (n, out)
+    s.memo[_BUYS_KEY] = (n, (s.idx, out))
     return out
 
 

@@ -45,6 +45,13 @@ _ONE: Any = 1.0
 _ZERO: Any = 0.0
 VOTE_MASKS = 4096           # the vote masks kept (legal votes -> their mask)
 SMALL_MASK: Final = 128     # masks read byte by byte by ``random_action``
+# the public events the board reads (``Board.sync``)
+_PUBLIC_READ: Final = frozenset({
+    "vote", "vote_withdrawn", "phase_started", "eliminated", "revived"})
+# the private events a seat's vector reads (``Knowledge._read_private``)
+_PRIVATE_READ: Final = frozenset({
+    "action", "role_changed", "recruited", "faction_changed", "team", "check_result",
+    "copy_result", "visitor_known"})
 # a mask of votes only: no rows, no single actions (``LastMask``; read, never changed)
 NO_ROWS: Final[list[tuple[int, bytes, int]]] = []
 NO_ACTIONS: Final[list[int]] = []
@@ -199,6 +206,8 @@ class Board:
                 continue
             if a is not PUBLIC:
                 if not isinstance(a, str):      # told to the seats it names
+                    if e.type not in _PRIVATE_READ:     # nothing a vector reads
+                        continue
                     for seat in a:
                         k = know.get(seat)
                         if k is not None:
@@ -207,6 +216,8 @@ class Board:
                 if a != PUBLIC:                 # the host's
                     continue
             t = e.type
+            if t not in _PUBLIC_READ:       # one look-up for the many it has no use for
+                continue
             if t == "vote":
                 d = e.data
                 j = si.get(d.get("voter", ""))
@@ -340,8 +351,9 @@ class Knowledge:
         core = self.core
         seat = self.seat
         si = core.codec.seat_index
-        for e in self.pending:
-            t, d = e.type, e.data
+        for e in self.pending:          # of the types in _PRIVATE_READ (``Board.sync``)
+            t = e.type
+            d = e.data
             if t == "action":
                 if d.get("actor") == seat:
                     self.last_move_phase = e.phase

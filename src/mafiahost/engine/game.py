@@ -1300,14 +1300,9 @@ class Game:
             # one target: each per-target constraint filters the pool of names (in one
             # call where it has a ``pool`` filter): the same tuples, in the same order
             names = first
-            pools = mechanics.POOL_FILTERS
             for fn, params, per_target in checks:
                 if per_target:
-                    pf = pools.get(fn)
-                    if pf is not None:
-                        names = pf(self, p, ab, names, params)
-                    else:
-                        names = [n for n in names if fn(self, p, ab, (n,), params) is None]
+                    names = self._allowed(p, ab, names, fn, params)
                     if not names:
                         return []
             return [(n,) for n in names]
@@ -1327,6 +1322,17 @@ class Game:
                     if not cands:
                         break
         return cands
+
+    def _allowed(self, p: Player, ab: AbilitySpec, names: list[str], fn: Any,
+                 params: Any) -> list[str]:
+        """The names of ``names`` the constraint ``fn`` (one that reads the targets)
+        allows as a one-target move's target, in order: its pool filter's one call where it
+        has one (``mechanics.constraint``'s ``pool``), else asked of each."""
+        pf = _POOL_FILTERS.get(fn)
+        if pf is not None:
+            got: list[str] = pf(self, p, ab, names, params)
+            return got
+        return [n for n in names if fn(self, p, ab, (n,), params) is None]
 
     def _open_pools(self, p: Player, ab: AbilitySpec, memo: dict | None,
                     checks: list[tuple]) -> tuple[list[str], list[str]] | None:
@@ -1358,20 +1364,12 @@ class Game:
         k = ab.targets
         positional = ab.positional
         if positional is not None:
-            filters = _POOL_FILTERS
             for fn, params, where in positional:
-                pf = filters.get(fn)
-                if pf is not None:
-                    first = pf(self, p, ab, first, params)
-                else:
-                    first = [n for n in first if fn(self, p, ab, (n,), params) is None]
+                first = self._allowed(p, ab, first, fn, params)
                 if not first:
                     return None
                 if k == 2 and where == "each":
-                    if pf is not None:
-                        pool = pf(self, p, ab, pool, params)
-                    else:
-                        pool = [n for n in pool if fn(self, p, ab, (n,), params) is None]
+                    pool = self._allowed(p, ab, pool, fn, params)
         distinct = ab.distinct_targets
         if k == 2 and (not pool or (distinct and len(pool) == 1 and len(first) == 1
                                     and first[0] == pool[0])):

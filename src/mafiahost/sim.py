@@ -90,7 +90,7 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
     # ``may_act``; they are kept only for abilities whose targets are drawn from the list
     # of legal ones (``Game.random_legal_targets``), so passing over one draws nothing, as
     # drawing for it would.
-    facts: list = new_facts()
+    facts: list | None = None        # made at the first gate asked (``new_facts``)
     s = g.state
     slots = s.slots             # this phase's moves by slot (``record`` adds to it)
     me = p.name
@@ -108,8 +108,11 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
             elif (me, ab.slot) in slots:
                 continue
         gates = ab.gates
-        if gates and g.gated_out(p, gates, facts):
-            continue            # a gate refuses it (so would its constraint)
+        if gates:
+            if facts is None:
+                facts = new_facts()
+            if g.gated_out(p, gates, facts):
+                continue        # a gate refuses it (so would its constraint)
         if not g.may_act(p, ab):
             continue
         ts = g.random_legal_targets(p, ab, rnd, bool(gates))
@@ -119,7 +122,7 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
                 roles = g.role_options(ab)
                 role = roles[int(rnd() * len(roles))]
             g.send(p, ab, ts, role)
-            facts = new_facts()
+            facts = None
             if mine is not None:
                 if ab.immediate:        # its effect, played now, may move anything
                     mine = s.slots_of(me)

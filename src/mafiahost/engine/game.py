@@ -68,20 +68,22 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
     ab.reads_targets = listed or any(c[2] for c in out)
     # the constraints that read the targets, where each reads them one at a time: any
     # of a one-target ability's (its one target is read alone), a two-target ability's
-    # where each says how (``mechanics.constraint``'s ``position``); none for an ability
-    # drawn from the list only because a constraint is ``listed``
+    # where each says how (``mechanics.constraint``'s ``position``); none (an empty list)
+    # where no constraint reads them
     positions = mechanics.POSITIONS
     reading = [c for c in out if c[2]]
     ab.positional = [(fn, params, positions.get(fn, "each")) for fn, params, _ in reading] \
         if ab.targets == 1 or all(c[0] in positions for c in reading) else None
     ab.reads_partners = any((c if isinstance(c, str) else next(iter(c)))
                             in mechanics.PARTNER_CONSTRAINTS for c in ab.constraints)
-    ab.gates = tuple(gates) if ab.targets == 0 or ab.reads_targets else ()
-    ab.after_gates = [c for i, c in enumerate(out) if not (ab.gates and i in exact)]
     # the list of legal moves (``Game.legal_move_sets``, ``legal_move_groups``) draws
-    # nothing: it asks every gate, of any ability
+    # nothing: it asks every gate, of any ability; the random player only those of an
+    # ability drawn from the list
     ab.list_gates = tuple(gates)
     ab.list_after = [c for i, c in enumerate(out) if not (gates and i in exact)]
+    drawn = ab.targets == 0 or ab.reads_targets
+    ab.gates = ab.list_gates if drawn else ()
+    ab.after_gates = ab.list_after if drawn else list(out)
     ab.constraint_fns = out
     return out
 

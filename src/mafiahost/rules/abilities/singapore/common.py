@@ -103,6 +103,26 @@ CATEGORY.update({"curse_" + k: "stayed" for k in (
     "holiness")})
 
 
+def since_event(g: Game, key: str) -> Any:
+    """What ``keep_since_event`` kept under ``key`` if no event has come since (None
+    else): an answer that may change with any event (tonight's moves sent, withdrawn, a
+    prisoner freed), found once for all the players' checks between two events. Kept in
+    ``State.memo`` by the number of events and the phase (a game that keeps no log of the
+    phases past, balance's ``LeanGame``, shortens it as a phase starts, so the count
+    alone could come back)."""
+    s = g.state
+    hit = s.memo.get(key)
+    if hit is not None and hit[0] == len(g.events) and hit[1][0] == s.idx:
+        return hit[1][1]
+    return None
+
+
+def keep_since_event(g: Game, key: str, value: Any) -> None:
+    """Keep ``value`` under ``key`` until the next event (``since_event``)."""
+    s = g.state
+    s.memo[key] = (len(g.events), (s.idx, value))
+
+
 def counter(g: Game, key: str, default: Any = None) -> Any:
     return g.state.counters.get(key, default)
 

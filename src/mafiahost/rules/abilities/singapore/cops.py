@@ -82,19 +82,9 @@ def _free_targets(g: Game, p: Player, ab: AbilitySpec, names: list[str],
                   params: dict) -> list[str]:
     """``free_target`` asked of each of ``names`` as a one-target move's target, at once."""
     s = g.state
-    idx = s.idx
     players = s.players
     me = p.name
-    out: list[str] = []
-    for t in names:
-        if t != me:
-            v = players[t].st.get("jailed")        # ``State.has``, read in place
-            if v is not None:
-                until: int = v[0]
-                if until >= idx:
-                    continue
-        out.append(t)
-    return out
+    return [t for t in names if t == me or not s.has(players[t], "jailed")]
 
 
 @constraint("singapore_free_target", pool=_free_targets, position="each")
@@ -109,20 +99,13 @@ def free_target(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     return None
 
 
-def _jailed(g: Game, p: Player, ab: AbilitySpec, names: list, params: dict) -> list:
+def _jailed(g: Game, p: Player, ab: AbilitySpec, names: list[str],
+            params: dict) -> list[str]:
     """``jailed_target`` asked of each of ``names`` as a one-target move's target, at
     once."""
     s = g.state
-    idx = s.idx
     players = s.players
-    out = []
-    for t in names:
-        v = players[t].st.get("jailed")        # ``State.has``, read in place
-        if v is not None:
-            until: int = v[0]
-            if until >= idx:
-                out.append(t)
-    return out
+    return [t for t in names if s.has(players[t], "jailed")]
 
 
 @constraint("singapore_jailed_target", pool=_jailed)

@@ -20,18 +20,14 @@ if TYPE_CHECKING:
 
 
 def _vote_pool(g: Game, voter: Player, names: list[str], params: dict) -> list[str]:
-    """``vote_check`` for the targets ``names`` at once (``legal_votes``): typed, so each
-    target's ``away`` status is read in place (``State.has``) by compiled code."""
+    """``vote_check`` for the targets ``names`` at once (``legal_votes``)."""
     s = g.state
     players = s.players
-    idx = s.idx
     out: list[str] = []
     for n in names:
         t = players.get(n)
-        if t is not None:
-            v = t.st.get("away")
-            if v is not None and v[0] >= idx:
-                continue
+        if t is not None and s.has(t, "away"):
+            continue
         out.append(n)
     return out
 

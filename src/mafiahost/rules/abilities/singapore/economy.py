@@ -26,9 +26,11 @@ from .common import (
     cursed,
     earn,
     is_clan,
+    keep_since_event,
     price_gate,
     purse,
     set_counter,
+    since_event,
     spend,
     stock_key,
     usable,
@@ -143,20 +145,13 @@ class Stock:
             return True
         held = self.held
         if held is None:
-            # tonight's purchases change only with an event (a move sent or withdrawn, a
-            # prisoner freed): counted once for all the players' stock facts between two
-            # events (``State.memo``), kept by the phase and the number of events (a game
-            # that keeps no log of the phases past, balance's ``LeanGame``, shortens it
-            # as a phase starts, so the count alone could come back): (the number of
-            # events, (the phase, the count))
+            # tonight's purchases change only with an event: counted once for all the
+            # players' stock facts between two events
             g = self.g
-            n = len(g.events)
-            hit = s.memo.get(_HELD_KEY)
-            if hit is not None and hit[0] == n and hit[1][0] == s.idx:
-                held = hit[1][1]
-            else:
+            held = since_event(g, _HELD_KEY)
+            if held is None:
                 held = _held_by_free(g, pending)
-                s.memo[_HELD_KEY] = (n, (s.idx, held))
+                keep_since_event(g, _HELD_KEY, held)
             self.held = held
         taken: int = held.get(key, 0)
         return stock - taken > 0

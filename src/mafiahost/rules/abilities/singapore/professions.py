@@ -16,7 +16,16 @@ from mafiahost.engine.events import HOST, PUBLIC
 from mafiahost.engine.mechanics import constraint, hook, mechanic
 from mafiahost.engine.mechanics.items import add_coins, give_item, items_of, take_item
 
-from .common import counter, earn, is_clan, purse, set_counter, spend
+from .common import (
+    counter,
+    earn,
+    is_clan,
+    keep_since_event,
+    purse,
+    set_counter,
+    since_event,
+    spend,
+)
 
 if TYPE_CHECKING:
     from mafiahost.engine.game import Game
@@ -51,14 +60,12 @@ _BUYS_KEY: Final = "singapore_profession_buys"   # ``_buys``' entry in ``State.m
 def _buys(g: Game) -> list[tuple[str, str, str]]:
     """Tonight's purchases of professions sent so far, as (buyer, his faction, the
     profession): found once for all the players' checks between two events (the moves
-    sent change only with an event), kept in ``State.memo`` by the number of events and
-    the phase (as ``economy.Stock.left`` keeps its count)."""
+    sent change only with an event: ``since_event``)."""
+    got = since_event(g, _BUYS_KEY)
+    if got is not None:
+        kept: list[tuple[str, str, str]] = got
+        return kept
     s = g.state
-    n = len(g.events)
-    hit = s.memo.get(_BUYS_KEY)
-    if hit is not None and hit[0] == n and hit[1][0] == s.idx:
-        got: list[tuple[str, str, str]] = hit[1][1]
-        return got
     abilities = g.rules.abilities
     players = s.players
     out: list[tuple[str, str, str]] = []
@@ -68,7 +75,7 @@ def _buys(g: Game) -> list[tuple[str, str, str]]:
             prof = aid[4:]
             if prof in PROFESSIONS:
                 out.append((a.actor, players[a.actor].faction, prof))
-    s.memo[_BUYS_KEY] = (n, (s.idx, out))
+    keep_since_event(g, _BUYS_KEY, out)
     return out
 
 

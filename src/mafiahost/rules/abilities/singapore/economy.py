@@ -79,10 +79,11 @@ def can_pay(g: Game, p: Player, ab: AbilitySpec, ts, params: dict):
     return None
 
 
-_STOCK_KEY = {item: stock_key(item) for item in SHOP}
+# (Final: the compiled module reads each as a static, not from its globals by name)
+_STOCK_KEY: Final[dict[str, str]] = {item: stock_key(item) for item in SHOP}
 
 # a purchase's id -> the stock it draws on (the two poisons share one)
-_STOCK_OF_BUY = {"buy_" + item: stock_key(item) for item in SHOP}
+_STOCK_OF_BUY: Final[dict[str, str]] = {"buy_" + item: stock_key(item) for item in SHOP}
 
 
 def _held_by_free(g: Game, actions: list[Action]) -> dict[str, int]:
@@ -93,8 +94,9 @@ def _held_by_free(g: Game, actions: list[Action]) -> dict[str, int]:
     abilities = g.rules.abilities
     players = s.players
     held: dict[str, int] = {}
+    stock_of_buy = _STOCK_OF_BUY
     for a in actions:
-        key = _STOCK_OF_BUY.get(abilities[a.ability].id)
+        key = stock_of_buy.get(abilities[a.ability].id)
         if key is not None:
             actor = players[a.actor]
             if not s.has(actor, "jailed") and not s.has(actor, "freed_now"):
@@ -113,7 +115,7 @@ def _stock_gate(params: dict):
 
 # a value ``Stock`` may hold -> (the item, not for the town): each item of the shop, and
 # "<item>/not_town"
-_GATE_VALUES: dict[str, tuple[str, bool]] = {
+_GATE_VALUES: Final[dict[str, tuple[str, bool]]] = {
     **{item: (item, False) for item in SHOP}, **{item + "/not_town": (item, True) for item in SHOP}}
 
 
@@ -148,11 +150,11 @@ class Stock:
             # tonight's purchases change only with an event: counted once for all the
             # players' stock facts between two events
             g = self.g
-            held = since_event(g, _HELD_KEY)
-            if held is None:
-                held = _held_by_free(g, pending)
-                keep_since_event(g, _HELD_KEY, held)
-            self.held = held
+            kept: dict[str, int] | None = since_event(g, _HELD_KEY)
+            if kept is None:
+                kept = _held_by_free(g, pending)
+                keep_since_event(g, _HELD_KEY, kept)
+            self.held = held = kept
         taken: int = held.get(key, 0)
         return stock - taken > 0
 

@@ -24,11 +24,13 @@ questions (``state.questions``), so the action space stays fixed.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import bisect
 from typing import Any, Final
 
 from ..engine.game import TargetPools
 from ..engine.state import State
+
+_bisect_right: Final = bisect.bisect_right   # (Final: read as a static when compiled)
 
 PASS: Final = 0
 ANSWER: Final = "answer"
@@ -452,7 +454,7 @@ class Codec:
                 return ("move", ANSWER, (str(qs[k]["id"]), qs[k]["options"][j][0]))
             return ("pass",)
         if 0 <= a < self.size:
-            aid, _kinds, doms, offset, _size = self.blocks[bisect_right(self._offsets, a) - 1]
+            aid, _kinds, doms, offset, _size = self.blocks[_bisect_right(self._offsets, a) - 1]
             code = a - offset
             ts: list[str] = []
             for d in reversed(doms):

@@ -28,22 +28,22 @@ from ..rules.setup import deal
 from .codec import PASS, Codec, open_questions
 
 _np: Any = importlib.import_module("numpy")
-_zeros: Any = _np.zeros
-_maximum: Any = _np.maximum
-_float32: Any = _np.float32
+_zeros: Final[Any] = _np.zeros
+_maximum: Final[Any] = _np.maximum
+_float32: Final[Any] = _np.float32
 # a dtype object, not the type: NumPy converts a type to its dtype at every call
-_int8: Any = _np.dtype(_np.int8)
-_frombuffer: Any = _np.frombuffer
-_flatnonzero: Any = _np.flatnonzero
-_bool: Any = _np.bool_
+_int8: Final[Any] = _np.dtype(_np.int8)
+_frombuffer: Final[Any] = _np.frombuffer
+_flatnonzero: Final[Any] = _np.flatnonzero
+_bool: Final[Any] = _np.bool_
 
-MAX_NUMBER = 50.0
+MAX_NUMBER: Final = 50.0
 # 1.0 and 0.0 as objects, made once: a vector's position written through a memoryview
 # takes an object, and a float constant is made into a new one at each write (the
 # classes keep them as attributes of their own, read without a look-up by name)
 _ONE: Any = 1.0
 _ZERO: Any = 0.0
-VOTE_MASKS = 4096           # the vote masks kept (legal votes -> their mask)
+VOTE_MASKS: Final = 4096          # the vote masks kept (legal votes -> their mask)
 SMALL_MASK: Final = 128     # masks read byte by byte by ``random_action``
 # the public events the board reads (``Board.sync``)
 _PUBLIC_READ: Final = frozenset({

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import mechanics
 from .errors import times_ru
@@ -48,7 +48,7 @@ class DayCount:
         return int(total) if total == int(total) else total
 
 
-_VOTELESS = ("jailed", "silenced", "absent", "voteless")
+_VOTELESS: Final = ("jailed", "silenced", "absent", "voteless")
 
 
 def vote_loss(g: Game, p: Player) -> tuple[str, str] | None:

@@ -24,7 +24,7 @@ from .state import APPLY, FEW_ABILITIES, FOREVER, Action, Player, State
 
 mechanics.load_all()
 
-_APPLY_GET = APPLY.get
+_APPLY_GET: Final = APPLY.get
 # the pool filters of constraints (``mechanics.constraint``), a dict filled as they are
 # registered: read as a constant, not a module attribute at each call
 _POOL_FILTERS: Final[dict] = mechanics.POOL_FILTERS
@@ -192,7 +192,7 @@ def _accepts(accept, warning: tuple[str, str]) -> bool:
 # the per-target rules of ``Game._pools`` -> a number, the same for abilities alike
 # (``AbilitySpec.pool_key``: an int is hashed at once, where a tuple of seven is hashed
 # field by field at each look-up)
-_POOL_KEYS: dict[tuple, int] = {}
+_POOL_KEYS: Final[dict[tuple, int]] = {}
 
 
 class TargetPools:

@@ -7,12 +7,12 @@ ordered steps, day rules, successions and the setup table.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 # mechanics that only make an attack (the dawn's settling judges it) and mechanics that
 # only leave a protection for dawn (engine.night: who is removed before his move)
-ATTACKS = ("kill", "shoot")
-PROTECTIONS = ("heal", "guard")
+ATTACKS: Final = ("kill", "shoot")
+PROTECTIONS: Final = ("heal", "guard")
 
 
 class Effect:

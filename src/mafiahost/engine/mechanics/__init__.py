@@ -35,7 +35,7 @@ Mechanics that only one ruleset needs live next to it, in ``mafiahost/rules/abil
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 MECHANICS: dict = {}
 CONSTRAINTS: dict = {}
@@ -46,7 +46,7 @@ EXACT_GATES: set = set()   # constraints whose gate is their whole test (``exact
 FACTS: dict = {}           # name -> fn(g, player) -> a container the gates look values up in
 # fact fn -> its place in a list of the facts asked of one player (``new_facts``): read by
 # index where a dictionary keyed by the function was looked up
-FACT_SLOTS: dict = {}
+FACT_SLOTS: Final[dict] = {}
 POOL_FILTERS: dict = {}    # constraint fn -> fn(g, p, ab, names, params): the names it allows
 PARTNER_CONSTRAINTS: set = set()      # constraints that read other players' moves
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due

@@ -5,7 +5,7 @@ notes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mafiahost.engine.mechanics import fact
 from mafiahost.engine.mechanics.items import add_coins
@@ -14,7 +14,7 @@ from mafiahost.engine.state import Player
 if TYPE_CHECKING:
     from mafiahost.engine.game import Game
 
-CLANS = ("clan_a", "clan_b")
+CLANS: Final = ("clan_a", "clan_b")
 
 
 VAMPIRES = ("vampire", "turned_vampire")
@@ -24,7 +24,7 @@ GUNS = ("kill", "cop_kill", "seek_shot", "thug_kill", "apprentice_kill", "maniac
         "silver", "suicide_curse")
 
 
-SHOP = {  # item: (price, stock)
+SHOP: Final = {  # item: (price, stock)
     "vest": (3, 3), "poison": (3, 3), "scorpion_poison": (3, 0), "diploma": (4, 3),
     "antidote": (1, 5), "antidote_scorpion": (1, 5),
     "will": (5, 2), "trap": (6, 2), "siren": (4, 3), "rum": (2, 4), "cross": (1, 7),
@@ -37,7 +37,7 @@ SHOP = {  # item: (price, stock)
 
 
 # «Яд гадюки или скорпиона … в продаже 3 шт.»: the two poisons share one stock of three
-STOCK_OF = {"scorpion_poison": "poison"}
+STOCK_OF: Final = {"scorpion_poison": "poison"}
 
 
 def stock_key(item: str) -> str:
@@ -46,12 +46,12 @@ def stock_key(item: str) -> str:
 
 # the two poisons (item ids: ``poison`` is the viper's) and the antidote that cures each;
 # a vampire's venom is cured by either antidote («Противоядие от вампира и гадюки / скорпиона»)
-POISON_ITEM = {"viper": "poison", "scorpion": "scorpion_poison"}
+POISON_ITEM: Final = {"viper": "poison", "scorpion": "scorpion_poison"}
 ANTIDOTE_CURES = {"antidote": "viper", "antidote_scorpion": "scorpion"}
 
 
 # what players read for an item (never its id)
-ITEM_NAMES = {
+ITEM_NAMES: Final = {
     "vest": ("Бронежилет", "Vest"), "poison": ("Яд гадюки", "Viper poison"),
     "scorpion_poison": ("Яд скорпиона", "Scorpion poison"), "diploma": ("Диплом", "Diploma"),
     "antidote": ("Противоядие от вампира и гадюки", "Antidote (vampire and viper)"),
@@ -69,7 +69,8 @@ ITEM_NAMES = {
 }
 
 
-NOW_ITEMS = ("antidote", "antidote_scorpion", "rum", "gag")   # usable the night they are bought
+# usable the night they are bought
+NOW_ITEMS: Final = ("antidote", "antidote_scorpion", "rum", "gag")
 
 
 ORDER_PRICE = {"thug": 3, "drunk": 2, "doctor": 2, "tour": 2, "lawyer": 9}
@@ -131,7 +132,7 @@ def set_counter(g: Game, key: str, value: Any) -> None:
     g.set_counter(key, value)       # ``emit("counter", HOST, key=key, value=value)``
 
 
-_TREASURY = {clan: "treasury:" + clan for clan in CLANS}
+_TREASURY: Final = {clan: "treasury:" + clan for clan in CLANS}
 
 
 def purse(g: Game, p: Player) -> int:
@@ -223,7 +224,7 @@ def cursed(g: Game, p: Player) -> Any:
 # ---- the facts the constraints' gates read (``mechanics.constraint``): each a superset of
 # what the constraint itself asks, found once for all of a player's abilities
 
-_NOW_BUYS = {"buy_" + item: item for item in NOW_ITEMS}
+_NOW_BUYS: Final = {"buy_" + item: item for item in NOW_ITEMS}
 
 
 @fact("singapore_items")

@@ -310,7 +310,7 @@ def buy(n, actor: Player, targets, params: dict) -> None:
     g.set_status(actor, "fresh", fresh, until=g.state.idx)
 
 
-_POISON_KIND = {v: k for k, v in POISON_ITEM.items()}   # item -> poison kind
+_POISON_KIND: Final = {v: k for k, v in POISON_ITEM.items()}   # item -> poison kind
 
 
 def _purchase(g: Game, actor: Player, item: str) -> bool:

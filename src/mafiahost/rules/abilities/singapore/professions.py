@@ -33,12 +33,12 @@ if TYPE_CHECKING:
     from mafiahost.engine.state import Player
 
 # profession (its role without the clan): copies on sale
-PROFESSIONS = {"fanatic": 3, "kidnapper": 1, "mayor": 1, "psycho": 1, "reseller": 1}
+PROFESSIONS: Final = {"fanatic": 3, "kidnapper": 1, "mayor": 1, "psycho": 1, "reseller": 1}
 
-PRICE = 7            # «за 7 монет»
-TOWN_NEEDS = 9       # «После того как заработает 9 монет (+1 монета к начальной сумме)»
+PRICE: Final = 7           # «за 7 монет»
+TOWN_NEEDS: Final = 9      # «После того как заработает 9 монет (+1 монета к начальной сумме)»
 
-NAMES = {            # what players read for a profession (never its id)
+NAMES: Final = {            # what players read for a profession (never its id)
     "fanatic": ("Фанатик", "Fanatic"), "kidnapper": ("Похититель", "Kidnapper"),
     "mayor": ("Мэр", "Mayor"), "psycho": ("Псих", "Psycho"),
     "reseller": ("Перекупщик", "Reseller"),

@@ -131,8 +131,11 @@ class Codec:
             self.block_of[(key[0], len(doms))] = len(self.blocks)
             self.blocks.append((key[0], key[1], doms, offset, size))
             offset += size
+        # a seat target's index is ``seat_index`` itself (one object for every block: the
+        # bits of a pool of seats are made once a list, ``pieces``)
         self.index_in: list[dict[str, int]] = [
-            {v: i for i, v in enumerate(d)} for _, _, ds, _, _ in self.blocks for d in ds]
+            self.seat_index if d is self.seats else {v: i for i, v in enumerate(d)}
+            for _, _, ds, _, _ in self.blocks for d in ds]
         self._pos_index: list[list[dict[str, int]]] = []
         at = 0
         for b in self.blocks:
@@ -257,11 +260,15 @@ class Codec:
         rows: list[tuple[int, bytes, int]] = []
         loose: list[int] = []
         by_k = self._by_k
+        # each pool of seats met and its bits: abilities alike share their pools (``Game.
+        # legal_move_sets``), read once here
+        seen: list[list[str]] = []
+        seat_bits: list[int] = []
         for group in groups:
             ability: str = group[0]
             got = group[1]
             if isinstance(got, TargetPools):
-                self._pool_rows(rows, ability, got)
+                self._pool_rows(rows, ability, got, seen, seat_bits)
                 continue
             targets: list = got
             if not targets:
@@ -313,10 +320,11 @@ class Codec:
         return rows, loose
 
     def _pool_rows(self, rows: list[tuple[int, bytes, int]], ability: str,
-                   tp: TargetPools) -> None:
+                   tp: TargetPools, seen: list[list[str]], seat_bits: list[int]) -> None:
         """``pieces`` of an ability's targets given as their pools (``TargetPools``): the
         last targets' bits made once from the pool, one dictionary look-up a seat, where
-        the tuples they stand for take one a target."""
+        the tuples they stand for take one a target; a pool of seats met before in this
+        ``pieces`` (``seen``, ``seat_bits``) read without any."""
         k = tp.k
         bi = self._by_k[k][ability]
         off = self._offsets[bi]
@@ -325,20 +333,37 @@ class Codec:
         pats = self._patterns[bi]
         width = self._widths[bi]
         if k == 1:
-            bits = 0
-            for n in tp.first:
-                bits |= 1 << last[n]
+            bits = self._bits(tp.first, last, seen, seat_bits)
             rows.append((off, self._row(pats, bits, width), bits))
             return
-        pool = 0
-        for n in tp.rest:
-            pool |= 1 << last[n]
+        pool = self._bits(tp.rest, last, seen, seat_bits)
         head = pidx[0]
         distinct = tp.distinct
         for a in tp.first:
             bits = pool & ~(1 << last[a]) if distinct else pool
             if bits:
                 rows.append((off + head[a] * width, self._row(pats, bits, width), bits))
+
+    def _bits(self, names: list[str], index: dict[str, int], seen_lists: list[list[str]],
+              seat_bits: list[int]) -> int:
+        """The bits of ``names`` at their positions in ``index``; when ``index`` is the
+        seats', kept in ``seat_bits`` beside the list in ``seen_lists``."""
+        if index is not self.seat_index:
+            bits = 0
+            for n in names:
+                bits |= 1 << index[n]
+            return bits
+        # a few lists a seat's moves (one or two): found by identity, one by one
+        seen = seen_lists
+        for i in range(len(seen)):
+            if seen[i] is names:
+                return seat_bits[i]
+        bits = 0
+        for n in names:
+            bits |= 1 << index[n]
+        seen.append(names)
+        seat_bits.append(bits)
+        return bits
 
     def _row(self, pats: dict[int, bytes], bits: int, width: int) -> bytes:
         """The bytes of a row of ``width`` actions, 1 at the positions of ``bits``: read

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from mafiahost.engine import mechanics
-from mafiahost.engine.game import _constraint_fns
+from mafiahost.engine.game import _constraint_fns, gate_entry
 from mafiahost.rules import available
 from mafiahost.sim import new_random_game, play_phase
 
@@ -30,7 +30,7 @@ def _gate_refusals(g, checked, admitted):
                 asked += 1
                 fact = mechanics.FACTS[gate[0]]
                 why = mechanics.CONSTRAINTS[name](g, p, ab, (), params or {})
-                gate_ = ((fact, tuple(values), mechanics.FACT_SLOTS[fact]),)
+                gate_ = (gate_entry(fact, values),)
                 if g.gated_out(p, gate_, mechanics.new_facts()):    # the gate refuses
                     refused += 1
                     assert why is not None, (g.rules.id, g.state.idx, p.name, ab.key, name)

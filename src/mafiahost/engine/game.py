@@ -34,6 +34,19 @@ def _names(ps) -> str:
     return ", ".join(p if isinstance(p, str) else p.name for p in ps)
 
 
+def gate_entry(fn: Any, values: Any) -> tuple[Any, tuple, int, int | None]:
+    """A gate as ``Game.gated_out`` reads it: (the fact function, the values as a tuple
+    (the random player asks ``v in fact`` of each: a range or set answers at once,
+    ``isdisjoint`` walks a whole range), the fact's place in ``mechanics.new_facts``'
+    list, and the least value when all are whole numbers, else None: a budget (a whole
+    number N, ``mechanics.fact``) holds one of them exactly when it holds the least,
+    one comparison of two machine integers)."""
+    vals = tuple(frozenset(values))
+    ints = [v for v in vals if type(v) is int]
+    least = min(ints) if ints and len(ints) == len(vals) else None
+    return (fn, vals, mechanics.FACT_SLOTS[fn], least)
+
+
 def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
     """The ability's named constraints as (function, params, depends on the targets),
     looked up once, when the rule set is built (``rules.load``: the registry is complete
@@ -41,9 +54,9 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
     (``constraint_fns``, and ``reads_targets``: does any depend on the targets, or is any
     ``listed``: either way the random player draws from the list of legal tuples).
 
-    Also ``gates``: (fact function, values, its place in ``mechanics.new_facts``' list) of
-    the constraints' gates (``mechanics.constraint``), kept only for an ability drawn
-    from the list (no targets, or
+    Also ``gates``: ``gate_entry``'s (fact function, values, its place in ``mechanics.
+    new_facts``' list, the least value) of the constraints' gates (``mechanics.
+    constraint``), kept only for an ability drawn from the list (no targets, or
     ``reads_targets``): for another, the random player draws its targets before asking
     its constraints, so passing over it at a gate would change the draws."""
     out = []
@@ -63,8 +76,7 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
                     exact.append(len(out) - 1)
                 # the values as a tuple: the random player asks ``v in fact`` of each
                 # (a range or set answers at once; ``isdisjoint`` walks a whole range)
-                fn = mechanics.FACTS[gate[0]]
-                gates.append((fn, tuple(frozenset(values)), mechanics.FACT_SLOTS[fn]))
+                gates.append(gate_entry(mechanics.FACTS[gate[0]], values))
     ab.reads_targets = listed or any(c[2] for c in out)
     # the constraints that read the targets, where each reads them one at a time: any
     # of a one-target ability's (its one target is read alone), a two-target ability's
@@ -1116,19 +1128,23 @@ class Game:
                 out.append(("answer", [ts for _a, ts in answers]))
         return out
 
-    def gated_out(self, p: Player, gates: tuple[tuple[Any, tuple, int], ...],
+    def gated_out(self, p: Player, gates: tuple[tuple[Any, tuple, int, int | None], ...],
                   facts: list) -> bool:
-        """Does one of an ability's ``gates`` (``AbilitySpec.gates``: (fact function,
-        values, the fact's place in ``facts``)) refuse ``p``: a fact about him holds none
-        of its values? Each fact is asked once and kept in ``facts`` (``mechanics.
-        new_facts``: a list read by index), which the caller makes anew when ``p`` sends
-        a move."""
-        for fn, values, i in gates:
+        """Does one of an ability's ``gates`` (``AbilitySpec.gates``: ``gate_entry``'s
+        (fact function, values, the fact's place in ``facts``, the least value)) refuse
+        ``p``: a fact about him holds none of its values? Each fact is asked once and kept
+        in ``facts`` (``mechanics.new_facts``: a list read by index), which the caller
+        makes anew when ``p`` sends a move."""
+        for fn, values, i, least in gates:
             f = facts[i]
             if f is None:
                 f = facts[i] = fn(self, p)
             if isinstance(f, int):
                 # a budget (``mechanics.fact``): it holds the whole numbers 0..f
+                if least is not None:
+                    if f < least:
+                        return True
+                    continue
                 for v in values:
                     if v <= f:
                         break

@@ -103,13 +103,13 @@ class AbilitySpec:
         # constraint_fns)
         self.positional: list[tuple[Any, dict, str]] | None = None
         # (fact fn, values, the fact's place in ``mechanics.new_facts``): with constraint_fns
-        self.gates: tuple[tuple[Any, tuple, int], ...] = ()
+        self.gates: tuple[tuple[Any, tuple, int, int | None], ...] = ()
         # constraint_fns less those an exact gate of ``gates`` stands for
         self.after_gates: list = []
         # the gates the list of legal moves asks (every one: ``gates`` keeps them only for
         # an ability the random player draws from the list), and constraint_fns less those
         # an exact one of them stands for
-        self.list_gates: tuple[tuple[Any, tuple, int], ...] = ()
+        self.list_gates: tuple[tuple[Any, tuple, int, int | None], ...] = ()
         self.list_after: list = []
         # the per-target rules ``Game._pools`` reads, as one number (abilities alike
         # share their pools in one list of legal moves): found at its first use (-1 before)

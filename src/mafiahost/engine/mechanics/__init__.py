@@ -47,6 +47,9 @@ FACTS: dict = {}           # name -> fn(g, player) -> a container the gates look
 # fact fn -> its place in a list of the facts asked of one player (``new_facts``): read by
 # index where a dictionary keyed by the function was looked up
 FACT_SLOTS: Final[dict] = {}
+# a list of as many None as there are facts: ``new_facts``' copy (a copy of a list costs
+# less than a list made by multiplying)
+_NO_FACTS: Final[list] = []
 POOL_FILTERS: dict = {}    # constraint fn -> fn(g, p, ab, names, params): the names it allows
 PARTNER_CONSTRAINTS: set = set()      # constraints that read other players' moves
 SCHEDULED: dict = {}       # effect name -> fn(night, item): delayed effects coming due
@@ -158,7 +161,9 @@ def fact(name: str):
     comparison where a ``range`` asks several (``Game.gated_out`` reads both kinds)."""
     def deco(fn):
         _register(FACTS, name, fn, "fact")
-        FACT_SLOTS[fn] = len(FACT_SLOTS)
+        if fn not in FACT_SLOTS:        # (a module imported again keeps its place)
+            FACT_SLOTS[fn] = len(FACT_SLOTS)
+            _NO_FACTS.append(None)
         return fn
     return deco
 
@@ -166,7 +171,7 @@ def fact(name: str):
 def new_facts() -> list:
     """A list for the facts asked of one player (``Game.gated_out``), each at its place
     (``FACT_SLOTS``): None where not asked yet."""
-    return [None] * len(FACT_SLOTS)
+    return _NO_FACTS.copy()
 
 
 def scheduled(name: str):

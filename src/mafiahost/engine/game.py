@@ -20,7 +20,7 @@ from .events import HOST, PUBLIC, Event
 from .mechanics import questions
 from .model import AbilitySpec, RulesetSpec
 from .night import resolve_night
-from .state import APPLY, FEW_ABILITIES, FOREVER, Action, Player, State
+from .state import APPLY, FOREVER, Action, Player, State
 
 mechanics.load_all()
 
@@ -579,11 +579,11 @@ class Game:
         """``why_not`` as if the move ``old`` had not been sent (for a replacement)."""
         s = self.state
         key = next(k for k, v in s.slots.items() if v is old)
-        del s.slots[key]
+        s.free_slot(key)
         try:
             return self.why_not(p, ab, ts)
         finally:
-            s.slots[key] = old
+            s.fill_slot(key, old)
 
     def replace_player(self, name: str, by: str) -> Event:
         """Замена: a new person takes over a seat. The seat keeps its name in the log;
@@ -851,7 +851,7 @@ class Game:
         key = (name, aid)
         uses = s.uses
         uses[key] = uses.get(key, 0) + 1
-        s.slots[slot] = a
+        s.fill_slot(slot, a)
         return ev
 
     def vote(self, voter: str, target: str, fixed: bool = False) -> Event:
@@ -1182,8 +1182,8 @@ class Game:
         slots = s.slots
         uses = s.uses
         me = p.name
-        # his moves' slots, for the test below: found at once for many abilities
-        mine = s.slots_of(me) if len(abilities) > FEW_ABILITIES else None
+        # his own moves' slots, for the test below (read-only)
+        mine = s.filled.get(me)
         out = []
         for ab in abilities:
             if alive:
@@ -1205,10 +1205,7 @@ class Game:
             elif ab.shared:
                 if ("faction", ab.owner or p.faction, ab.id) in slots:
                     continue
-            elif mine is not None:
-                if mine and ab.slot in mine:
-                    continue
-            elif (me, ab.slot) in slots:
+            elif mine is not None and ab.slot in mine:
                 continue
             out.append(ab)
         return out

@@ -56,6 +56,7 @@ class State:
         "day_actions",
         "dice",
         "expires",
+        "filled",
         "idx",
         "memo",
         "number",
@@ -106,6 +107,10 @@ class State:
         self.uses: dict[tuple[str, str], int] = {}
         # this phase's moves by slot: (actor, slot) or ("faction", owner, ability id)
         self.slots: dict[tuple, Action] = {}
+        # each player's own slots filled this phase (the (actor, slot) keys of ``slots``,
+        # by actor; not a faction's shared ones), kept with it (``fill_slot``,
+        # ``free_slot``): read by the list of legal moves for every seat
+        self.filled: dict[str, set[str]] = {}
         self.census = 0          # bumped when who is alive, or on which side, changes
         # answers kept while what they read is unchanged, by key: (version, answer); the
         # version is the census for an answer that reads who sits in which role, alive or
@@ -126,16 +131,30 @@ class State:
 
     def slots_of(self, name: str) -> set[str]:
         """The slots ``name``'s own moves fill this phase (the ``slots`` keys (name, slot);
-        a faction's shared move is keyed by its faction): asked once for all of a player's
-        abilities instead of a key made and looked up for each, where he has more than
-        ``FEW_ABILITIES`` in the phase (the set is made from all of the phase's moves, so
-        for fewer the keys cost less)."""
-        out: set[str] = set()
-        for k in self.slots:
-            actor: str = k[0]       # typed: compiled, a string comparison, not a generic one
-            if actor == name and len(k) == 2:
-                out.add(k[1])
-        return out
+        a faction's shared move is keyed by its faction), as a new set the caller may
+        change: asked once for all of a player's abilities instead of a key made and
+        looked up for each, where he has more than ``FEW_ABILITIES`` in the phase."""
+        got = self.filled.get(name)
+        return set(got) if got is not None else set()
+
+    def fill_slot(self, key: tuple, a: Action) -> None:
+        """``a`` fills the slot ``key`` (``slots``, and ``filled`` for a player's own)."""
+        self.slots[key] = a
+        if len(key) == 2:
+            name: str = key[0]
+            got = self.filled.get(name)
+            if got is None:
+                self.filled[name] = {key[1]}
+            else:
+                got.add(key[1])
+
+    def free_slot(self, key: tuple) -> None:
+        """The slot ``key`` is empty again (``fill_slot`` undone)."""
+        del self.slots[key]
+        if len(key) == 2:
+            got = self.filled.get(key[0])
+            if got is not None:
+                got.discard(key[1])
 
     def has(self, p: Player, status: str) -> bool:
         v = p.st.get(status)
@@ -179,6 +198,7 @@ def _phase_started(s: State, d: dict) -> None:
     s.number = d["number"]
     s.pending = []
     s.slots = {}
+    s.filled = {}
     s.votes = {}
     s.vote_changes = {}
     s.day_actions = []
@@ -218,7 +238,7 @@ def _action(s: State, d: dict) -> None:
     uses[key] = uses.get(key, 0) + 1
     slot = d.get("slot")
     if slot is not None:
-        s.slots[tuple(slot)] = a
+        s.fill_slot(tuple(slot), a)
 
 
 def _vote(s: State, d: dict) -> None:
@@ -336,7 +356,7 @@ def _action_withdrawn(s: State, d: dict) -> None:
                 s.uses[key] -= 1
                 for k, v in list(s.slots.items()):
                     if v is a:
-                        del s.slots[k]
+                        s.free_slot(k)
                 return
 
 

@@ -160,11 +160,12 @@ def legal_votes(g: Game, p: Player) -> list[str]:
     depends on it: being alive (the list holds living seats), ``against_all_today``, and
     the rule set's other ``vote_check`` hooks (``tests/test_legal_votes.py`` keeps the two
     equal)."""
-    if not p.alive:         # ``vote_loss`` refuses a dead voter (without its sentence)
-        return []
+    st = g.state
+    if not p.alive or st.phase != "day" or st.over:
+        return []           # refused by ``vote_loss`` or ``_voter_refusal``, unsaid
     if _voter_refusal(g, p) or _changes_used_up(g, p):
         return []
-    alive = g.state.living_names()      # read-only: every list returned below is new
+    alive = st.living_names()       # read-only: every list returned below is new
     cands: list[str] = alive + (["against_all", "abstain"] if against_all_today(g)
                                 else ["abstain"])
     hooks = _vote_hooks(g.rules)

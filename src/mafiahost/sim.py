@@ -18,7 +18,7 @@ from .engine.errors import Refused
 from .engine.game import Game
 from .engine.mechanics import new_facts
 from .engine.model import AbilitySpec
-from .engine.state import FEW_ABILITIES, Player
+from .engine.state import Player
 from .rules import load
 from .rules.setup import deal
 
@@ -92,21 +92,15 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
     # drawing for it would.
     facts: list | None = None        # made at the first gate asked (``new_facts``)
     s = g.state
-    slots = s.slots             # this phase's moves by slot (``record`` adds to it)
     me = p.name
-    # with many abilities, his moves' slots this phase found at once (and kept up to date
-    # below as he sends moves); with few, looked up one key at a time
-    mine = s.slots_of(me) if len(abilities) > FEW_ABILITIES else None
+    # his own slots filled this phase (``State.filled``, kept as moves are sent and
+    # withdrawn; read-only), read again after each move he sends
+    mine = s.filled.get(me)
     for ab in abilities:
         if rnd() < 0.1:
             continue
-        if not ab.shared and slots:
-            # his move in this slot is sent: ``may_act`` says no first
-            if mine is not None:
-                if mine and ab.slot in mine:
-                    continue
-            elif (me, ab.slot) in slots:
-                continue
+        if mine is not None and not ab.shared and ab.slot in mine:
+            continue        # his move in this slot is sent: ``may_act`` says no first
         gates = ab.gates
         if gates:
             if facts is None:
@@ -123,11 +117,7 @@ def _moves(g: Game, p: Player, abilities: list[AbilitySpec],
                 role = roles[int(rnd() * len(roles))]
             g.send(p, ab, ts, role)
             facts = None
-            if mine is not None:
-                if ab.immediate:        # its effect, played now, may move anything
-                    mine = s.slots_of(me)
-                elif not ab.shared:     # ``record`` filled his slot; ``send`` withdraws
-                    mine.add(ab.slot)   # only other players' moves
+            mine = s.filled.get(me)
 
 
 def play_game(g: Game, seed: int, max_phases: int = 200) -> Game:

@@ -74,8 +74,6 @@ def _constraint_fns(ab: AbilitySpec) -> list[tuple]:
             if values is not None:
                 if name in mechanics.EXACT_GATES:
                     exact.append(len(out) - 1)
-                # the values as a tuple: the random player asks ``v in fact`` of each
-                # (a range or set answers at once; ``isdisjoint`` walks a whole range)
                 gates.append(gate_entry(mechanics.FACTS[gate[0]], values))
     ab.reads_targets = listed or any(c[2] for c in out)
     # the constraints that read the targets, where each reads them one at a time: any

@@ -11,9 +11,6 @@ from typing import Any, Final
 from .dice import Dice
 
 FOREVER: Final = 1 << 30
-# up to this many abilities a phase, a player's used slots are looked up one key at a time;
-# for more, found once (``State.slots_of``)
-FEW_ABILITIES: Final = 4      # Final: compiled, a constant, not a module lookup
 
 
 class Player:
@@ -109,7 +106,9 @@ class State:
         self.slots: dict[tuple, Action] = {}
         # each player's own slots filled this phase (the (actor, slot) keys of ``slots``,
         # by actor; not a faction's shared ones), kept with it (``fill_slot``,
-        # ``free_slot``): read by the list of legal moves for every seat
+        # ``free_slot``): read, never changed, by the list of legal moves and the random
+        # player for each ability, where a key was made and looked up (or the phase's
+        # moves scanned for the player's)
         self.filled: dict[str, set[str]] = {}
         self.census = 0          # bumped when who is alive, or on which side, changes
         # answers kept while what they read is unchanged, by key: (version, answer); the
@@ -128,14 +127,6 @@ class State:
         self.aliases: dict[str, str] = {}   # seat name -> who plays it now (замена)
         self.questions: dict[int, dict] = {}  # open questions to players (mechanics.questions)
         self.question_seq = 0
-
-    def slots_of(self, name: str) -> set[str]:
-        """The slots ``name``'s own moves fill this phase (the ``slots`` keys (name, slot);
-        a faction's shared move is keyed by its faction), as a new set the caller may
-        change: asked once for all of a player's abilities instead of a key made and
-        looked up for each, where he has more than ``FEW_ABILITIES`` in the phase."""
-        got = self.filled.get(name)
-        return set(got) if got is not None else set()
 
     def fill_slot(self, key: tuple, a: Action) -> None:
         """``a`` fills the slot ``key`` (``slots``, and ``filled`` for a player's own)."""

@@ -344,10 +344,7 @@ class Game:
         ev = Event("status", self.label, HOST,
                    {"player": p.name, "status": status, "until": until, "value": value})
         self.events.append(ev)
-        p.st[status] = [until, value]
-        s = self.state
-        if until < s.expires:
-            s.expires = until
+        self.state.hold(p, status, until, value)
 
     def set_counter(self, key: str, value) -> None:
         # ``emit("counter", HOST, key=key, value=value)`` and its apply

@@ -54,6 +54,7 @@ class State:
         "dice",
         "expires",
         "filled",
+        "holders",
         "idx",
         "memo",
         "number",
@@ -110,6 +111,12 @@ class State:
         # player for each ability, where a key was made and looked up (or the phase's
         # moves scanned for the player's)
         self.filled: dict[str, set[str]] = {}
+        # the holders of each status a pool filter has asked about (``lacking``,
+        # ``holding``), as (name -> until): made from the players' ``st`` at the first
+        # question, then kept with it (``hold``, ``release``, the sweep at a phase's
+        # start); a filter reads one small dictionary, and nothing where nobody holds the
+        # status. A status nobody asks about costs a setting one look-up more.
+        self.holders: dict[str, dict[str, int]] = {}
         self.census = 0          # bumped when who is alive, or on which side, changes
         # answers kept while what they read is unchanged, by key: (version, answer); the
         # version is the census for an answer that reads who sits in which role, alive or
@@ -150,6 +157,65 @@ class State:
     def has(self, p: Player, status: str) -> bool:
         v = p.st.get(status)
         return v is not None and v[0] >= self.idx
+
+    def lacking(self, names: list[str], status: str, keep: str = "") -> list[str]:
+        """The names of ``names`` (in order) but those of players who hold ``status`` now
+        (``has``; ``keep`` is always kept, as is a name that is no player's): a pool
+        filter's one pass over the status's holders (``holders``), ``names`` itself
+        (read-only) where nobody holds it."""
+        h = self.holders.get(status)
+        if h is None:
+            h = self._index(status)
+        if not h:
+            return names
+        idx = self.idx
+        out: list[str] = []
+        for n in names:
+            until = h.get(n)
+            if until is None or until < idx or n == keep:
+                out.append(n)
+        return out
+
+    def holding(self, names: list[str], status: str) -> list[str]:
+        """The names of ``names`` (in order) of players who hold ``status`` now."""
+        h = self.holders.get(status)
+        if h is None:
+            h = self._index(status)
+        if not h:
+            return []
+        idx = self.idx
+        out: list[str] = []
+        for n in names:
+            until = h.get(n)
+            if until is not None and until >= idx:
+                out.append(n)
+        return out
+
+    def _index(self, status: str) -> dict[str, int]:
+        """``holders`` of ``status``, made from the players' ``st`` and kept from now."""
+        h: dict[str, int] = {}
+        for p in self.order:
+            v = p.st.get(status) if p.st else None
+            if v is not None:
+                h[p.name] = v[0]
+        self.holders[status] = h
+        return h
+
+    def hold(self, p: Player, status: str, until: int, value: Any) -> None:
+        """``p`` holds ``status`` until phase ``until`` (its ``st``, and ``holders``)."""
+        p.st[status] = [until, value]
+        h = self.holders.get(status)
+        if h is not None:
+            h[p.name] = until
+        if until < self.expires:
+            self.expires = until
+
+    def release(self, p: Player, status: str) -> None:
+        """``p`` no longer holds ``status`` (``hold`` undone)."""
+        p.st.pop(status, None)
+        h = self.holders.get(status)
+        if h is not None:
+            h.pop(p.name, None)
 
     def status_value(self, p: Player, status: str, default=None):
         v = p.st.get(status)
@@ -213,6 +279,9 @@ def _phase_started(s: State, d: dict) -> None:
             if gone is not None:
                 for k in gone:
                     del st[k]
+                    h = s.holders.get(k)
+                    if h is not None:
+                        h.pop(p.name, None)
     s.expires = low
 
 
@@ -247,14 +316,11 @@ def _vote_withdrawn(s: State, d: dict) -> None:
 
 
 def _status(s: State, d: dict) -> None:
-    until = d["until"]
-    s.players[d["player"]].st[d["status"]] = [until, d.get("value")]
-    if until < s.expires:
-        s.expires = until
+    s.hold(s.players[d["player"]], d["status"], d["until"], d.get("value"))
 
 
 def _status_cleared(s: State, d: dict) -> None:
-    s.players[d["player"]].st.pop(d["status"], None)
+    s.release(s.players[d["player"]], d["status"])
 
 
 def _role_changed(s: State, d: dict) -> None:

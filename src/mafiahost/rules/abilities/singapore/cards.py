@@ -23,7 +23,7 @@ opens; he is told, and it fills his slot.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mafiahost.engine.mechanics import constraint, mechanic
 from mafiahost.engine.mechanics.forced import force
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from mafiahost.engine.state import Player
 
 # a call: (the card it spends, the roles who must make the move, in order, their ability)
-CALLS = {
+CALLS: Final = {
     "doctor": ("card_health", ("doctor",), "heal"),
     "drunk": ("card_health", ("drunk",), "drink"),
     "cover": ("card_mvd", ("sheriff", "investigator"), "cover"),
@@ -50,7 +50,7 @@ THIEF_CARDS = ("card_thief_red", "card_thief_green")
 # who cannot ask to join («игроку, который может быть завербован по правилам игры»); the
 # lawyer can, and only so («Вербовщик может вербовать адвоката только в том случае, если
 # адвокат попросится в клан используя визитку вора в законе»)
-UNRECRUITABLE = ("sheriff", "investigator", "journalist", "doctor", "priest", "vampire",
+UNRECRUITABLE: Final = ("sheriff", "investigator", "journalist", "doctor", "priest", "vampire",
                  "turned_vampire")
 
 ROLE_WORDS = {"doctor": ("Врача", "The doctor"), "drunk": ("Пьяницы", "The drunk"),
@@ -61,6 +61,10 @@ ROLE_WORDS = {"doctor": ("Врача", "The doctor"), "drunk": ("Пьяницы"
 def _providers(g, call: str) -> list:
     roles = CALLS[call][1]
     return [q for r in roles for q in g.state.order if q.alive and q.role == r]
+
+
+# (role, call) -> the key of the role's ability the call makes (``_callee``): made once
+_CALL_KEYS: Final[dict[tuple[str, str], str]] = {}
 
 
 @constraint("singapore_has_card", targets=False,
@@ -86,7 +90,11 @@ def _callee(g: Game, call: str) -> tuple:
     s = g.state
     for q in _providers(g, call):
         if not s.has(q, "jailed") and not s.has(q, "away"):
-            return q, g.rules.abilities.get(f"{q.role}.{CALLS[call][2]}")
+            k = (q.role, call)
+            key = _CALL_KEYS.get(k)
+            if key is None:
+                key = _CALL_KEYS[k] = f"{q.role}.{CALLS[call][2]}"
+            return q, g.rules.abilities.get(key)
     return None, None
 
 

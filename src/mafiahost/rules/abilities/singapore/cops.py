@@ -81,10 +81,7 @@ def _free(g, p, by) -> None:
 def _free_targets(g: Game, p: Player, ab: AbilitySpec, names: list[str],
                   params: dict) -> list[str]:
     """``free_target`` asked of each of ``names`` as a one-target move's target, at once."""
-    s = g.state
-    players = s.players
-    me = p.name
-    return [t for t in names if t == me or not s.has(players[t], "jailed")]
+    return g.state.lacking(names, "jailed", keep=p.name)
 
 
 @constraint("singapore_free_target", pool=_free_targets, position="each")
@@ -103,9 +100,7 @@ def _jailed(g: Game, p: Player, ab: AbilitySpec, names: list[str],
             params: dict) -> list[str]:
     """``jailed_target`` asked of each of ``names`` as a one-target move's target, at
     once."""
-    s = g.state
-    players = s.players
-    return [t for t in names if s.has(players[t], "jailed")]
+    return g.state.holding(names, "jailed")
 
 
 @constraint("singapore_jailed_target", pool=_jailed)

@@ -21,15 +21,7 @@ if TYPE_CHECKING:
 
 def _vote_pool(g: Game, voter: Player, names: list[str], params: dict) -> list[str]:
     """``vote_check`` for the targets ``names`` at once (``legal_votes``)."""
-    s = g.state
-    players = s.players
-    out: list[str] = []
-    for n in names:
-        t = players.get(n)
-        if t is not None and s.has(t, "away"):
-            continue
-        out.append(n)
-    return out
+    return g.state.lacking(names, "away")
 
 
 @hook("vote_check", "singapore_vote_check", pool=_vote_pool)

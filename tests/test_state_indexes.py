@@ -1,8 +1,10 @@
-"""``State.filled`` (each player's own slots filled this phase, read by the list of legal
-moves for every seat) is kept with ``State.slots``: after every move, withdrawal and
-phase of random games of every rule set, after a replay of the log, and around a
-replacement's check (``Game.why_not_without``) it is exactly what a scan of the slots
-finds."""
+"""The state's indexes are kept with what they index: ``State.filled`` (each player's own
+slots filled this phase, read by the list of legal moves and the random player) with
+``State.slots``, and ``State.holders`` (each status's holders, read by the pool filters
+by status) with the players' ``st``. After every move, withdrawal and phase of random
+games of every rule set, after a replay of the log, and around a replacement's check
+(``Game.why_not_without``) each is exactly what a scan finds; ``lacking`` and
+``holding`` answer as ``State.has`` asked of each name."""
 
 from __future__ import annotations
 
@@ -27,12 +29,40 @@ def kept(s) -> dict[str, set[str]]:
     return {n: set(v) for n, v in s.filled.items() if v}
 
 
+def held(s) -> dict[str, dict[str, int]]:
+    """``holders`` from the players' statuses."""
+    out: dict[str, dict[str, int]] = {}
+    for p in s.order:
+        for k, v in p.st.items():
+            out.setdefault(k, {})[p.name] = v[0]
+    return out
+
+
 def check(g, where) -> None:
-    assert kept(g.state) == scanned(g.state), where
+    s = g.state
+    assert kept(s) == scanned(s), where
+    # (a status swept from ``st`` at a phase's start leaves ``holders`` too; one that ran
+    # out since is in both, and read as not held by either)
+    whole = held(s)
+    for k, v in s.holders.items():      # a status asked about: its holders, all of them
+        assert v == whole.get(k, {}), (where, k)
+    names = [p.name for p in s.order] + ["abstain"]
+    before = set(s.holders)
+    statuses = {k for p in s.order for k in p.st} | {"jailed", "away"}
+    for status in statuses:
+        has = [n for n in names if n in s.players and s.has(s.players[n], status)]
+        assert s.holding(names[:-1], status) == has, (where, status)
+        for keep in ("", names[0]):
+            assert s.lacking(names, status, keep) == [
+                n for n in names if n not in has or n == keep], (where, status, keep)
+    # (the questions above made an index of every status; the game goes on with those it
+    # had, so that one made at its first question is checked as well)
+    for k in set(s.holders) - before:
+        del s.holders[k]
 
 
 @pytest.mark.parametrize("ruleset", available())
-def test_filled_is_the_slots_scanned_after_every_move(ruleset):
+def test_the_indexes_are_what_a_scan_finds_after_every_move(ruleset):
     moves = withdrawn = 0
     for seed in range(4):
         g = new_random_game(ruleset, 12, seed)
@@ -69,10 +99,11 @@ def test_filled_is_the_slots_scanned_after_every_move(ruleset):
         # the log applied again to a new state gives the same
         again = Game.replay(g.rules, list(g.events))
         assert kept(again.state) == kept(g.state) == scanned(again.state)
+        check(again, (ruleset, seed, "replayed"))
     assert moves > 0 and withdrawn > 0
 
 
-def test_a_replacement_check_leaves_filled_as_it_was():
+def test_a_replacement_check_leaves_the_indexes_as_they_were():
     checked = 0
     for seed in range(6):
         g = new_random_game("singapore", 12, seed)
@@ -113,3 +144,22 @@ def test_a_move_withdrawn_empties_its_slot_in_filled():
         assert kept(s) == scanned(s) and not kept(s).get(p.name)
         return
     raise AssertionError("no move to send")
+
+
+def test_a_status_run_out_leaves_the_holders_at_the_sweep():
+    """A status that runs out is swept from ``st`` at a later phase's start, and from the
+    holders of a status asked about; until then both read it as not held."""
+    g = new_random_game("singapore", 12, 1)
+    s = g.state
+    p, q = s.order[0], s.order[1]
+    g.set_status(p, "away", "test", until=s.idx)          # for this phase only
+    assert s.lacking([p.name, q.name], "away") == [q.name]  # asked: an index is made
+    assert s.holders["away"] == {p.name: s.idx}
+    g.set_status(q, "away", "test")                       # kept from now
+    rng = random.Random(1)
+    for _ in range(3):
+        play_phase(g, rng)
+        g.resolve()
+        check(g, ("phase", s.idx))
+    assert s.lacking([p.name, q.name], "away") == [p.name]
+    assert s.holders["away"] == held(s)["away"] == {q.name: s.holders["away"][q.name]}

@@ -115,8 +115,9 @@ def constraint(name: str, targets: bool = True, partner: bool = False,
 
     ``pool=fn(g, p, ab, names, params)`` (for one that reads the targets): the names of
     ``names`` (a list not to be changed) it allows as an ability's one target, in order,
-    as asking it about each would; the legal-move generator filters a pool with it in one
-    call (``tests/test_constraint_gates.py`` checks the two agree).
+    as asking it about each would (``names`` itself where it allows them all: its answer
+    is read, never changed); the legal-move generator filters a pool with it in one call
+    (``tests/test_constraint_gates.py`` checks the two agree).
 
     ``position`` (for one that reads the targets) says how it reads them, so that the
     list of legal moves of an ability of two targets filters the pools of single targets
@@ -188,8 +189,9 @@ def hook(kind: str, name: str, voter_only: bool = False, pool=None):
 
     ``pool=fn(g, voter, names, params)`` (a ``vote_check`` hook that reads the target):
     the targets of ``names`` (a list not to be changed: players' names, ``against_all``,
-    ``abstain``) it allows, in order, as asking it about each would; the list of legal
-    votes filters its candidates with it in one call (``tests/test_legal_votes.py``
+    ``abstain``) it allows, in order, as asking it about each would (``names`` itself
+    where it allows them all); the list of legal votes filters its candidates with it in
+    one call (``tests/test_legal_votes.py``
     checks the two agree)."""
     if kind not in HOOK_KINDS:
         raise ValueError(f"hook kind {kind!r}; kinds: {', '.join(HOOK_KINDS)}")

@@ -592,11 +592,12 @@ class Core:
                     return False
             elif not day or seat in self.voted:
                 slots = st.slots
+                mine = st.filled.get(seat)      # his own slots filled (read-only)
                 for ab in (self._abs_day if day else self._abs_night)[p.role]:
                     if ab.shared:
                         if ("faction", ab.owner or p.faction, ab.id) not in slots:
                             break
-                    elif (seat, ab.slot) not in slots:
+                    elif mine is None or ab.slot not in mine:
                         break
                 else:
                     return False

@@ -102,7 +102,8 @@ class AbilitySpec:
         # constraints as (fn, params, "first" or "each"), in order; else None (with
         # constraint_fns)
         self.positional: list[tuple[Any, dict, str]] | None = None
-        # (fact fn, values, the fact's place in ``mechanics.new_facts``): with constraint_fns
+        # ``game.gate_entry``'s (fact fn, values, the fact's place in ``mechanics.
+        # new_facts``, the least value): with constraint_fns
         self.gates: tuple[tuple[Any, tuple, int, int | None], ...] = ()
         # constraint_fns less those an exact gate of ``gates`` stands for
         self.after_gates: list = []

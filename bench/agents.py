@@ -66,8 +66,12 @@ def engine_game(ruleset: str, seed: int) -> tuple[float, int]:
     """One game by the engine's random player: (time, phases)."""
     t = clock()
     g = play_game(new_random_game(ruleset, 12, seed), seed)
+    phases = g.state.idx           # the phases played (one a phase_started event)
+    # the game freed inside the count, as the environment frees its last game in its
+    # next ``reset`` (inside ``env_game``'s count): both sides pay for a game's teardown
+    del g
     t = clock() - t
-    return t, g.state.idx          # the phases played (one a phase_started event)
+    return t, phases
 
 
 def env_game(e, seed: int) -> tuple[float, int]:

@@ -145,11 +145,11 @@ class Board:
     at each position the larger of the two, as an observation is. A position the board
     writes is written for every seat by one assignment of ``count`` items' bytes, so
     handing a seat its vector is one copy of its column (``Knowledge.update``), where
-    NumPy's ``maximum`` of a public and an own vector cost about twice as much a turn
-    (3.2 k instructions against 1.4 k, and more in time)."""
+    NumPy's ``maximum`` of a public and an own vector cost more a turn (3.2 k
+    instructions against the strided copy's 2.3 k, and in time about twice as much)."""
 
     def __init__(self, core: Core, knowledge: dict[str, Knowledge] | None = None,
-                 rows: Any = None, count: int = 0) -> None:
+                 raw: Any = None, count: int = 0) -> None:
         self.core = core
         self.know: dict[str, Knowledge] = core.knowledge if knowledge is None else knowledge
         L = core.layout
@@ -163,13 +163,12 @@ class Board:
         self.nu: int = L["number"]
         self.ov: int = L["over"]
         self.size: int = L["size"]
-        # the bytes written (the core's table of every seat's column, or one seat's own
-        # vector), ``width`` bytes a position
-        self.raw: Any = core.rows_raw if rows is None else rows
-        c = n if rows is None else count
+        # the bytes written (the core's table of every seat's column, or the bytes of
+        # one seat's own vector, ``count`` 1), ``4 * count`` bytes a position
+        self.raw: Any = core.rows_raw if raw is None else raw
+        c = n if raw is None else count
         self.count: int = c
         w = 4 * c
-        self.width: int = w
         # a position's slice of ``raw`` (made once), and its value for every seat: 1.0,
         # 0.0 (and the number's, made when it changes)
         self.at: list[Any] = [slice(p * w, p * w + w) for p in range(self.size)]
@@ -192,7 +191,7 @@ class Board:
         everybody alive, written by the table's owner): nothing read."""
         self.seen = 0
         # (phase, number, over) last written: each position is written when its value
-        # changes (``sync``); the rows hold none yet (no phase and no number: -1 is
+        # changes (``sync``); the table holds none yet (no phase and no number: -1 is
         # none, so the first sync writes the number; not over)
         self.w_phase = ""
         self.w_number = -1
@@ -298,7 +297,7 @@ class Board:
 class Knowledge:
     """What one seat has been told, as its observation vector, kept up to date from the
     new events only: the public part written by the ``Board``, the private part from the
-    events addressed to the seat, both into the seat's one vector (a row of the core's
+    events addressed to the seat, both into the seat's one vector (a column of the core's
     table, or a vector of its own)."""
 
     def __init__(self, core: Core, seat: str, vec: Any = None, flat: Any = None,
@@ -307,10 +306,10 @@ class Knowledge:
         self.seat = seat
         self.pending: list[Event] = []
         L = core.layout
-        # the seat's vector (``vec``: a fresh row of the core's table of all seats',
-        # ``flat`` a one-dimensional memoryview of that table, where the row starts at
-        # ``base``; else a fresh vector of its own): read as an array, written item by
-        # item through the memoryview
+        # the seat's vector (``vec``: a column of the core's table of all seats', made
+        # fresh by the core; ``flat`` a one-dimensional memoryview of that table; else a
+        # fresh vector of its own): read as an array, written item by item through the
+        # memoryview
         self.vec: Any = _frombuffer(bytearray(core.fresh_row), _float32) if vec is None \
             else vec
         self.mv: Any = memoryview(self.vec) if flat is None else flat
@@ -334,7 +333,7 @@ class Knowledge:
 
     def clear(self) -> None:
         """As new, for a new game, over a row already fresh (``Core.reset`` writes every
-        seat's row fresh first): told nothing but its own seat."""
+        seat's column fresh first): told nothing but its own seat."""
         self.pending.clear()
         self.role = None
         self.faction = None
@@ -415,8 +414,8 @@ class Knowledge:
         self.pending.clear()
 
     def update(self, board: Board | None = None) -> Any:
-        """The seat's vector now (a new array: a copy of the seat's row, which the board
-        writes too)."""
+        """The seat's vector now (a new array: a copy of the seat's column, which the
+        board writes too)."""
         core = self.core
         g = core.game
         if board is None:
@@ -508,9 +507,9 @@ class Core:
         self.infos: dict[str, dict] = {}
         self._zero: dict[str, int] = dict.fromkeys(names, 0)
         self._false: dict[str, bool] = dict.fromkeys(names, False)
-        # every seat's vector: a row of one table, written by the seat's own events
-        # (``Knowledge``) and by the public ones (``Board``, in every row at once), made
-        # once and made fresh for each game (``reset``)
+        # every seat's vector: a column of one table, written by the seat's own events
+        # (``Knowledge``) and by the public ones (``Board``, for every seat at once),
+        # made once and made fresh for each game (``reset``)
         size = layout["size"]
         fresh = _zeros(size, dtype=_float32)
         fresh[layout["alive"]:layout["alive"] + n] = 1.0       # everybody alive

@@ -231,6 +231,27 @@ class TargetPools:
         return [(a, b) for a in self.first for b in self.rest]
 
 
+def _plain_alive(rules: RulesetSpec) -> dict[tuple[str, str], list[AbilitySpec] | None]:
+    """(role, phase) -> the abilities a living player of the role may use in the phase
+    (those not for the dead, in order) where none of them is a faction's shared move, needs
+    a status or has a number of uses a game: ``may_act`` asks such a player, out of jail
+    and with a move tonight, nothing but whether he has filled the ability's slot (None
+    where one asks more). Found once for the rule set."""
+    got = rules.plain_alive
+    if got is None:
+        got = {}
+        for role, phases in rules.by_phase.items():
+            for phase, specs in phases.items():
+                living = [ab for ab in specs if ab.while_dead is None]
+                if any(ab.shared or ab.requires_status or ab.uses_per_game is not None
+                       for ab in living):
+                    got[(role, phase)] = None
+                else:
+                    got[(role, phase)] = living
+        rules.plain_alive = got
+    return got
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)   # balance.simulate.LeanGame
 class Game:
     def __init__(self, rules: RulesetSpec, seating: list[tuple[str, str]], seed: int = 0,
@@ -1159,7 +1180,9 @@ class Game:
         """The abilities of ``p``'s role in this phase that ``may_act`` allows, in the
         role's order: ``may_act`` for each, with what depends on the player alone (in jail,
         without a move tonight) asked once (``tests/test_legal_moves.py`` keeps the two
-        equal)."""
+        equal). Read-only: for a living player out of jail whose abilities in the phase ask
+        nothing but his slots (``_plain_alive``), the list of them kept for the rule set
+        while he has filled none."""
         s = self.state
         abilities = self.rules.by_phase[p.role].get(s.phase, ())
         if not abilities:
@@ -1175,10 +1198,17 @@ class Game:
             jailed = v is not None and v[0] >= idx
         alive = p.alive
         slots = s.slots
-        uses = s.uses
         me = p.name
         # his own moves' slots, for the test below (read-only)
         mine = s.filled.get(me)
+        if alive and not jailed:
+            plain = _plain_alive(self.rules).get((p.role, s.phase))
+            if plain is not None:
+                # nothing but his slots to ask: the list itself while none is filled
+                if mine is None or not mine:
+                    return plain
+                return [ab for ab in plain if ab.slot not in mine]
+        uses = s.uses
         out = []
         for ab in abilities:
             if alive:

@@ -122,3 +122,18 @@ def test_a_latin_nick_spelled_a_little_differently_in_cyrillic():
     assert r.target("Шадоу").seat == "Shadow"
     assert r.target("Шлем").seat is None
     assert Roster(["Костян", "Инна"]).target("Костю").seat == "Костян"   # both Константин
+
+
+def test_a_letter_without_a_unicode_name_reads_as_no_name(roster):
+    """pymorphy3 raises on a letter that has no Unicode name (Tangut «𗀀»): such a word
+    is read as no name, and is declined as written, never a crash (a vote ``"𗀀A"``, whose
+    Latin A folds to a Cyrillic а, once made the player API answer 500)."""
+    from mafiahost.names import parse
+    from mafiahost.render.wording import decline
+    odd = "\U00017000"
+    assert parse(odd + "а") == []
+    assert roster.target(odd + "A").seat is None
+    # one character too many, as any other typo: a close match
+    assert roster.target("Веру" + odd).seat == "Вера"
+    assert decline("Вася" + odd, "gent") == "Вася" + odd
+    assert parse("веру")                # an ordinary word is still read

@@ -155,12 +155,23 @@ def _analyzer():
     return _morph
 
 
+def parse(word: str) -> list:
+    """pymorphy3's analyses of ``word``; none where pymorphy3 cannot read it: its check
+    of a word's shape looks up the Unicode name of each letter and raises for a letter
+    that has none (an ideograph of some scripts, such as Tangut «𗀀», a letter and a
+    name-less character at once), so such a word is known to no dictionary here."""
+    try:
+        return _analyzer().parse(word)
+    except (ValueError, KeyError):
+        return []
+
+
 @lru_cache(maxsize=65536)
 def _normals(word: str) -> frozenset[str]:
     """The folded dictionary forms pymorphy3 gives a folded word («дракоши» → дракоша)."""
     if not re.search("[а-я]", word):
         return frozenset()
-    return frozenset(fold(p.normal_form) for p in _analyzer().parse(word))
+    return frozenset(fold(p.normal_form) for p in parse(word))
 
 
 @lru_cache(maxsize=8192)
@@ -170,7 +181,7 @@ def _forms(word: str) -> frozenset[str]:
     out = {word}
     if not re.search("[а-я]", word) or len(word) < 2:
         return frozenset(out)
-    parses = _analyzer().parse(word)
+    parses = parse(word)
     own = [p for p in parses if fold(p.normal_form) == word] or parses[:1]
     for p in own:
         out.update(fold(x.word) for x in p.lexeme)

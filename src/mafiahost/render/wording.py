@@ -65,8 +65,8 @@ def _decline_word(word: str, case: str, gender: str | None) -> str:
     soft_or_hard_end = low[-1] not in _VOWELS
     if gender == "f" and soft_or_hard_end and low[-1] != "ь":
         return word                         # «Кэт», «Ник» for a woman: not declined
-    from ..names import _analyzer
-    parses = [p for p in _analyzer().parse(low)
+    from ..names import parse
+    parses = [p for p in parse(low)
               if "nomn" in p.tag and p.tag.POS in ("NOUN", "ADJF")
               and p.word == low and "Fixd" not in p.tag and "plur" not in p.tag]
     if gender is not None:
@@ -76,7 +76,7 @@ def _decline_word(word: str, case: str, gender: str | None) -> str:
     else:
         parses.sort(key=lambda p: ("Name" not in p.tag, "anim" not in p.tag))
     if not parses:
-        if any(p.word == low and "Fixd" in p.tag for p in _analyzer().parse(low)):
+        if any(p.word == low and "Fixd" in p.tag for p in parse(low)):
             return word                     # an indeclinable name («Ассоль»)
         return _by_ending(word, case)
     p = parses[0]
@@ -117,8 +117,8 @@ def decline(name: str, case: str, gender: str | None = None) -> str:
 
 @lru_cache(maxsize=8192)
 def _nominative(low: str) -> bool:
-    from ..names import _analyzer
-    return any("nomn" in p.tag for p in _analyzer().parse(low))
+    from ..names import parse
+    return any("nomn" in p.tag for p in parse(low))
 
 
 def choose(spec: str, gender: str | None) -> str:

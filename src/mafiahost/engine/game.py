@@ -231,24 +231,25 @@ class TargetPools:
         return [(a, b) for a in self.first for b in self.rest]
 
 
-def _plain_alive(rules: RulesetSpec) -> dict[tuple[str, str], list[AbilitySpec] | None]:
-    """(role, phase) -> the abilities a living player of the role may use in the phase
+def _plain_alive(rules: RulesetSpec) -> dict[str, dict[str, list[AbilitySpec] | None]]:
+    """role -> phase -> the abilities a living player of the role may use in the phase
     (those not for the dead, in order) where none of them is a faction's shared move, needs
     a status or has a number of uses a game: ``may_act`` asks such a player, out of jail
     and with a move tonight, nothing but whether he has filled the ability's slot (None
-    where one asks more). Found once for the rule set."""
-    got = rules.plain_alive
-    if got is None:
-        got = {}
-        for role, phases in rules.by_phase.items():
-            for phase, specs in phases.items():
-                living = [ab for ab in specs if ab.while_dead is None]
-                if any(ab.shared or ab.requires_status or ab.uses_per_game is not None
-                       for ab in living):
-                    got[(role, phase)] = None
-                else:
-                    got[(role, phase)] = living
-        rules.plain_alive = got
+    where one asks more). Found once for the rule set (``RulesetSpec.plain_alive``), in
+    the shape of ``by_phase``, so that it is read with the same two look-ups."""
+    got: dict[str, dict[str, list[AbilitySpec] | None]] = {}
+    for role, phases in rules.by_phase.items():
+        by: dict[str, list[AbilitySpec] | None] = {}
+        for phase, specs in phases.items():
+            living = [ab for ab in specs if ab.while_dead is None]
+            if any(ab.shared or ab.requires_status or ab.uses_per_game is not None
+                   for ab in living):
+                by[phase] = None
+            else:
+                by[phase] = living
+        got[role] = by
+    rules.plain_alive = got
     return got
 
 
@@ -1202,7 +1203,10 @@ class Game:
         # his own moves' slots, for the test below (read-only)
         mine = s.filled.get(me)
         if alive and not jailed:
-            plain = _plain_alive(self.rules).get((p.role, s.phase))
+            table = self.rules.plain_alive
+            if table is None:
+                table = _plain_alive(self.rules)
+            plain = table[p.role].get(s.phase)
             if plain is not None:
                 # nothing but his slots to ask: the list itself while none is filled
                 if mine is None or not mine:

@@ -337,9 +337,9 @@ class RulesetSpec:
         # moves; which roles may redirect a move
         self.partner_reads: frozenset | None = None
         self.redirect_roles: frozenset | None = None
-        # (role, phase) -> the abilities a living player of the role has in the phase when
+        # role -> phase -> the abilities a living player of the role has in the phase when
         # none of them asks more than his slots of him (``engine.game._plain_alive``)
-        self.plain_alive: dict[tuple[str, str], list[AbilitySpec] | None] | None = None
+        self.plain_alive: dict[str, dict[str, list[AbilitySpec] | None]] | None = None
         self.team_tables: list | None = None     # engine.game._team_tables
         # the ``vote_check`` hooks sorted for the list of legal votes (engine.day.
         # _vote_hooks): (the hooks' list they were sorted from, voter-only, pool filters,

@@ -523,7 +523,7 @@ class Core:
         self.rows_fresh: bytes = b"".join(
             self.fresh_row[4 * p:4 * p + 4] * n for p in range(size))
         self.rows_raw[:] = self.rows_fresh
-        flat = memoryview(self.rows).cast("B").cast("f")
+        flat = self.rows_raw.cast("f")
         self.knowledge: dict[str, Knowledge] = {
             a: Knowledge(self, a, self.rows[:, i], flat, n, i) for i, a in enumerate(names)}
         self.board = Board(self)

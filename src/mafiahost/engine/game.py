@@ -1209,7 +1209,7 @@ class Game:
             plain = table[p.role].get(s.phase)
             if plain is not None:
                 # nothing but his slots to ask: the list itself while none is filled
-                if mine is None or not mine:
+                if not mine:
                     return plain
                 return [ab for ab in plain if ab.slot not in mine]
         uses = s.uses

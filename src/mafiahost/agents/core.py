@@ -184,6 +184,10 @@ class Board:
         self.no_votes: bytes = bytes(n * (n + 2) * w)
         # the one position set in each voter's row of the votes (a row holds one vote)
         self.vote_at: list[int] = [-1] * n
+        # the number's position for every seat, by the number (made at its first day:
+        # an ``array`` made and turned into bytes at each new number cost about 4 k
+        # instructions)
+        self.number_bytes: dict[int, bytes] = {}
         self.clear()
 
     def clear(self) -> None:
@@ -285,10 +289,14 @@ class Board:
             self.w_phase = phase
             self.raw[self.ph_at] = self.night if phase == "night" else \
                 self.day if phase == "day" else self.neither
-        if self.w_number != st.number:
-            self.w_number = st.number
-            self.put(self.nu, array(
-                "f", [min(st.number / MAX_NUMBER, 1.0)] * self.count).tobytes())
+        number = st.number
+        if self.w_number != number:
+            self.w_number = number
+            got = self.number_bytes.get(number)
+            if got is None:         # the number's value for every seat, made once
+                got = self.number_bytes[number] = array(
+                    "f", [min(number / MAX_NUMBER, 1.0)] * self.count).tobytes()
+            self.put(self.nu, got)
         if self.w_over != st.over:
             self.w_over = st.over
             self.put(self.ov, ones if st.over else zeros)

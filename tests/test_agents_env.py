@@ -246,6 +246,35 @@ def test_the_vector_kept_step_by_step_is_the_one_made_from_the_whole_log(ruleset
     assert checked > 50
 
 
+def test_the_phase_and_number_positions_read_the_game_now():
+    """The phase's two positions and the day number's (``min(number / MAX_NUMBER, 1)``) are
+    the game's at every turn, through two games on one environment (the board keeps each
+    number's bytes once made: a game's numbers must not be read from another's)."""
+    import numpy as np
+
+    from mafiahost.agents.env import MAX_NUMBER
+    e = raw_env(ruleset="classic", players=12)
+    L = e.layout
+    rng = random.Random(5)
+    numbers = set()
+    for seed in (3, 4):
+        e.reset(seed=seed)
+        while e.agents:
+            a = e.agent_selection
+            if e.terminations[a] or e.truncations[a]:
+                e.step(None)
+                continue
+            st = e.game.state
+            vec = e.observe(a)["observation"]
+            assert vec[L["number"]] == np.float32(min(st.number / MAX_NUMBER, 1.0))
+            assert (vec[L["phase"]], vec[L["phase"] + 1]) == (
+                (1.0, 0.0) if st.phase == "night" else (0.0, 1.0))
+            numbers.add(st.number)
+            legal = e.observe(a)["action_mask"].nonzero()[0]
+            e.step(int(legal[int(rng.random() * len(legal))]))
+    assert len(numbers) >= 3
+
+
 def test_singapore_role_naming_moves_and_answers_are_played_through_the_env():
     """In real seeded singapore games (20 seats: a witness, a thief or a drunk may become the
     maniac, who names his victim's role; recruiters invite and the witch is asked to lift

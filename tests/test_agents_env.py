@@ -39,15 +39,22 @@ def test_env_callable_after_the_module_is_imported():
     assert e.agents == ["Анна", "Борис", "Вера", "Глеб", "Дина"]
 
 
-def _random_game(e, seed):
-    rng = random.Random(seed)
-    e.reset(seed=seed)
-    steps = []
+def _live_turns(e):
+    """The seat whose turn it is, one a turn, until the game ends (a done agent's step is
+    taken here): the caller observes and steps for each."""
     while e.agents:
         a = e.agent_selection
         if e.terminations[a] or e.truncations[a]:
             e.step(None)
             continue
+        yield a
+
+
+def _random_game(e, seed):
+    rng = random.Random(seed)
+    e.reset(seed=seed)
+    steps = []
+    for a in _live_turns(e):
         mask = e.observe(a)["action_mask"]
         legal = mask.nonzero()[0]
         act = int(legal[int(rng.random() * len(legal))])
@@ -229,11 +236,7 @@ def test_the_vector_kept_step_by_step_is_the_one_made_from_the_whole_log(ruleset
     for seed in (1, 2):
         e.reset(seed=seed)
         step = 0
-        while e.agents:
-            a = e.agent_selection
-            if e.terminations[a] or e.truncations[a]:
-                e.step(None)
-                continue
+        for a in _live_turns(e):
             obs = e.observe(a)
             assert np.array_equal(obs["observation"], e.vector_from_scratch(a))
             if step % 7 == 0:
@@ -259,11 +262,7 @@ def test_the_phase_and_number_positions_read_the_game_now():
     numbers = set()
     for seed in (3, 4):
         e.reset(seed=seed)
-        while e.agents:
-            a = e.agent_selection
-            if e.terminations[a] or e.truncations[a]:
-                e.step(None)
-                continue
+        for a in _live_turns(e):
             st = e.game.state
             vec = e.observe(a)["observation"]
             assert vec[L["number"]] == np.float32(min(st.number / MAX_NUMBER, 1.0))
@@ -287,11 +286,7 @@ def test_singapore_role_naming_moves_and_answers_are_played_through_the_env():
     for seed in range(40):
         rng = random.Random(seed)
         e.reset(seed=seed)
-        while e.agents:
-            a = e.agent_selection
-            if e.terminations[a] or e.truncations[a]:
-                e.step(None)
-                continue
+        for a in _live_turns(e):
             mask = e.observe(a)["action_mask"]
             legal = mask.nonzero()[0]
             answers = [x for x in legal if x >= e.codec.answer_offset]

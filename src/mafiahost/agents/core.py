@@ -184,9 +184,9 @@ class Board:
         self.no_votes: bytes = bytes(n * (n + 2) * w)
         # the one position set in each voter's row of the votes (a row holds one vote)
         self.vote_at: list[int] = [-1] * n
-        # the number's position for every seat, by the number (made at its first day:
-        # an ``array`` made and turned into bytes at each new number cost about 4 k
-        # instructions)
+        # the number's position for every seat, by the number (made the first time the
+        # game reaches that number: an ``array`` made and turned into bytes at each new
+        # number cost about 4 k instructions)
         self.number_bytes: dict[int, bytes] = {}
         self.clear()
 

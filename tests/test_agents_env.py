@@ -264,12 +264,13 @@ def test_the_phase_and_number_positions_read_the_game_now():
         e.reset(seed=seed)
         for a in _live_turns(e):
             st = e.game.state
-            vec = e.observe(a)["observation"]
+            obs = e.observe(a)
+            vec = obs["observation"]
             assert vec[L["number"]] == np.float32(min(st.number / MAX_NUMBER, 1.0))
             assert (vec[L["phase"]], vec[L["phase"] + 1]) == (
                 (1.0, 0.0) if st.phase == "night" else (0.0, 1.0))
             numbers.add(st.number)
-            legal = e.observe(a)["action_mask"].nonzero()[0]
+            legal = obs["action_mask"].nonzero()[0]
             e.step(int(legal[int(rng.random() * len(legal))]))
     assert len(numbers) >= 3
 

@@ -40,11 +40,8 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import pickle
 import random
-import re
-import subprocess
 import sys
 import tempfile
 import textwrap
@@ -52,6 +49,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import peers  # noqa: E402
 
 import mafiahost  # noqa: E402
 from mafiahost.rules import available  # noqa: E402
@@ -160,19 +160,10 @@ def drive(side: str, ruleset: str, games: int, path: str) -> None:
         del g
 
 
-def _callgrind(side: str, ruleset: str, games: int, path: str) -> int:
-    with tempfile.TemporaryDirectory() as d:
-        env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1")
-        cmd = [sys.executable, str(Path(__file__).resolve()), "--drive", side,
-               "--ruleset", ruleset, "--games", str(games), "--records", path]
-        p = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={d}/out",
-                            *cmd], capture_output=True, text=True, env=env)
-        if p.returncode != 0:
-            raise RuntimeError(p.stderr[-2000:])
-        m = re.search(r"Collected : (\d+)", p.stderr)
-        if m is None:
-            raise RuntimeError("callgrind printed no count:\n" + p.stderr[-2000:])
-        return int(m.group(1))
+def _count(side: str, ruleset: str, games: int, path: str) -> int:
+    """The instructions of a fresh process playing ``games`` games of one side."""
+    return peers.callgrind([sys.executable, str(Path(__file__).resolve()), "--drive", side,
+                            "--ruleset", ruleset, "--games", str(games), "--records", path])
 
 
 def instruction_row(ruleset: str, games: int, records) -> tuple[float, float]:
@@ -182,17 +173,9 @@ def instruction_row(ruleset: str, games: int, records) -> tuple[float, float]:
         Path(path).write_bytes(pickle.dumps(records))
         out = []
         for side in ("random", "replay"):
-            out.append((_callgrind(side, ruleset, games, path)
-                        - _callgrind(side, ruleset, 0, path)) / games)
+            out.append((_count(side, ruleset, games, path)
+                        - _count(side, ruleset, 0, path)) / games)
     return out[0], out[1]
-
-
-def have_valgrind() -> bool:
-    try:
-        subprocess.run(["valgrind", "--version"], capture_output=True, check=True)
-        return True
-    except (OSError, subprocess.CalledProcessError):
-        return False
 
 
 def main(argv=None) -> int:
@@ -212,7 +195,7 @@ def main(argv=None) -> int:
     rulesets = a.ruleset or available()
     rulesets = [REFERENCE] + [r for r in rulesets if r != REFERENCE]
     seeds = list(range(games))
-    icg = not a.quick and have_valgrind()
+    icg = not a.quick and peers.have_valgrind()
     print(f"build: {mafiahost.BUILD}; {games} games of {PLAYERS} seats a rule set"
           + ("" if icg else "; no instruction counts (--quick)" if a.quick
              else "; valgrind not found: no instruction counts"))
@@ -242,7 +225,6 @@ def main(argv=None) -> int:
                                          "rules_only_over_gemini": rules / gw}
     print(json.dumps(out))
     if not a.quick and not a.ruleset and icg and not a.instructions_only:
-        sys.path.insert(0, str(ROOT / "bench"))
         from run import write_section
         write_section(DOC, "split", section(rows, games, a.repeat))
         print(f"wrote {DOC.relative_to(ROOT)}")

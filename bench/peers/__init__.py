@@ -94,7 +94,8 @@ def have_valgrind() -> bool:
     return shutil.which("valgrind") is not None
 
 
-def _callgrind(cmd: list[str], pure: bool = False) -> int:
+def callgrind(cmd: list[str], pure: bool = False) -> int:
+    """The instructions callgrind counts for the command ``cmd`` (a fresh process)."""
     with tempfile.TemporaryDirectory() as d:
         p = subprocess.run(["valgrind", "--tool=callgrind",
                             f"--callgrind-out-file={d}/out", *cmd],
@@ -109,6 +110,6 @@ def _callgrind(cmd: list[str], pure: bool = False) -> int:
 
 def instructions(name: str, games: int, args: list[str] = (), pure: bool = False) -> float:
     """Instructions per game: callgrind(N games) - callgrind(0 games), over N."""
-    base = _callgrind(command(name, 0, args), pure)
-    full = _callgrind(command(name, games, args), pure)
+    base = callgrind(command(name, 0, args), pure)
+    full = callgrind(command(name, games, args), pure)
     return (full - base) / games

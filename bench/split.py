@@ -146,17 +146,18 @@ def drive(side: str, ruleset: str, games: int, path: str) -> None:
     """One side's games in this process, after one warm-up game of that side outside the
     count (so a run of none pays the same loading). The replay loads its records from
     ``path`` whatever ``games`` is, so the run of none loads them too."""
-    records = pickle.loads(Path(path).read_bytes()) if side == "replay" else None
     if side == "replay":
-        replay(ruleset, 0, records[0])
+        records = pickle.loads(Path(path).read_bytes())
+
+        def play(seed: int):
+            return replay(ruleset, seed, records[seed])
     else:
-        random_game(ruleset, 0)
+        def play(seed: int):
+            return random_game(ruleset, seed)
+    play(0)
     gc.collect()
     for seed in range(games):
-        if side == "replay":
-            g = replay(ruleset, seed, records[seed])
-        else:
-            g = random_game(ruleset, seed)
+        g = play(seed)
         del g
 
 
